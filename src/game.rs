@@ -1,0 +1,392 @@
+//! The game record above the board: whose turn it is, the moves played with every position
+//! they produced, consecutive passes, prisoners, handicap stones, komi and the ruleset. This is
+//! where the full repetition rule (superko in its several forms) is enforced and where
+//! `undo` restores any earlier state exactly.
+//!
+//! Every entry of the history keeps the complete state *before* its move. A board is a small
+//! value, so this costs a few kilobytes a move and makes undo trivially exact (hash,
+//! ko point and prisoners included); it also lets superko compare whole positions, not only
+//! their hashes, so a hash collision can never forbid a legal move.
+
+use crate::board::{Board, Illegal, MoveEffect};
+use crate::coord::{Color, Move, Point, Vertex};
+use crate::handicap::{self, HandicapError};
+use crate::rules::{KoRule, Ruleset};
+use crate::score::{self, Adjustments, Score, Status};
+
+/// The part of the game that changes with every move.
+#[derive(Clone, Debug)]
+struct State {
+    board: Board,
+    to_move: Color,
+    /// Passes at the end of the move sequence (two end the game).
+    passes: u32,
+    /// Stones captured by Black and by White.
+    prisoners: [usize; 2],
+}
+
+/// One move of the game, with the state before it.
+#[derive(Clone, Debug)]
+pub struct Turn {
+    pub color: Color,
+    pub mv: Move,
+    before: State,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Ruleset,
+    komi: f64,
+    /// Stones placed as handicap (fixed, free or set by the controller) before the first move.
+    handicap: Vec<Point>,
+    /// The state once setup and handicap stones are on: where `history` starts.
+    start: State,
+    history: Vec<Turn>,
+    current: State,
+}
+
+/// Where an earlier position came from, for the repetition rules.
+struct Earlier<'a> {
+    board: &'a Board,
+    /// The player whose move produced it, and whether that move placed a stone. `None` for
+    /// the starting position when nobody placed anything.
+    produced_by: Option<(Color, bool)>,
+    to_move: Color,
+}
+
+impl Game {
+    /// A new game on an empty `size`×`size` board; `None` for a size outside 2..=25.
+    pub fn new(size: usize, rules: Ruleset, komi: f64) -> Option<Game> {
+        let mut board = Board::new(size)?;
+        board.set_multi_stone_suicide(rules.multi_stone_suicide);
+        let state = State {
+            board,
+            to_move: Color::Black,
+            passes: 0,
+            prisoners: [0; 2],
+        };
+        Some(Game {
+            rules,
+            komi,
+            handicap: Vec::new(),
+            start: state.clone(),
+            history: Vec::new(),
+            current: state,
+        })
+    }
+
+    /// The same game settings on an empty board (GTP `clear_board`: komi and rules stay).
+    pub fn clear(&mut self) {
+        if let Some(fresh) = Game::new(self.size(), self.rules, self.komi) {
+            *self = fresh;
+        }
+    }
+
+    /// Empties the board and changes its size; komi and rules stay. `false` (and nothing
+    /// changed) for a size outside 2..=25.
+    pub fn resize(&mut self, size: usize) -> bool {
+        match Game::new(size, self.rules, self.komi) {
+            Some(fresh) => {
+                *self = fresh;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.current.board
+    }
+
+    pub fn size(&self) -> usize {
+        self.current.board.size()
+    }
+
+    pub fn rules(&self) -> Ruleset {
+        self.rules
+    }
+
+    /// Changes the ruleset for the rest of the game (the moves already played stay).
+    pub fn set_rules(&mut self, rules: Ruleset) {
+        self.rules = rules;
+        for state in std::iter::once(&mut self.start)
+            .chain(self.history.iter_mut().map(|t| &mut t.before))
+            .chain(std::iter::once(&mut self.current))
+        {
+            state
+                .board
+                .set_multi_stone_suicide(rules.multi_stone_suicide);
+        }
+    }
+
+    pub fn komi(&self) -> f64 {
+        self.komi
+    }
+
+    pub fn set_komi(&mut self, komi: f64) {
+        self.komi = komi;
+    }
+
+    /// The player whose turn it is.
+    pub fn to_move(&self) -> Color {
+        self.current.to_move
+    }
+
+    /// Consecutive passes at the end of the game so far.
+    pub fn passes(&self) -> u32 {
+        self.current.passes
+    }
+
+    /// Whether two passes in a row have ended the game.
+    pub fn is_over(&self) -> bool {
+        self.current.passes >= 2
+    }
+
+    /// Stones captured by `color`.
+    pub fn prisoners(&self, color: Color) -> usize {
+        self.current.prisoners[color.index()]
+    }
+
+    /// The moves played since the start (handicap stones are not moves).
+    pub fn history(&self) -> &[Turn] {
+        &self.history
+    }
+
+    /// Number of moves played (passes included).
+    pub fn move_number(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The stones placed as handicap before the first move.
+    pub fn handicap_stones(&self) -> &[Point] {
+        &self.handicap
+    }
+
+    /// The handicap for scoring: the stones placed as handicap, or else the number of Black
+    /// stones played in a row at the very start when there are two or more (controllers
+    /// that know no handicap command send them as plain moves).
+    pub fn handicap(&self) -> usize {
+        if !self.handicap.is_empty() {
+            return self.handicap.len();
+        }
+        let leading = self
+            .history
+            .iter()
+            .take_while(|t| t.color == Color::Black && matches!(t.mv, Move::Play(_)))
+            .count();
+        if leading >= 2 {
+            leading
+        } else {
+            0
+        }
+    }
+
+    /// Why `color` may not play `mv` now, if it may not.
+    pub fn check(&self, color: Color, mv: Move) -> Result<(), Illegal> {
+        let Move::Play(p) = mv else {
+            return Ok(());
+        };
+        let board = &self.current.board;
+        if !board.geometry().is_on_board(p) {
+            return Err(Illegal::OffBoard);
+        }
+        if self.rules.ko == KoRule::Simple {
+            return board.check(color, p);
+        }
+        board.check_ignoring_ko(color, p)?;
+        let mut after = board.clone();
+        after.place(color, p);
+        if self.repeats(color, &after) {
+            let simple_ko = board.ko() == Some((p, color));
+            return Err(if simple_ko {
+                Illegal::Ko
+            } else {
+                Illegal::Superko
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `mv` is legal for `color` now.
+    pub fn is_legal(&self, color: Color, mv: Move) -> bool {
+        self.check(color, mv).is_ok()
+    }
+
+    /// Every point where `color` may play now, in board order.
+    pub fn legal_points(&self, color: Color) -> Vec<Point> {
+        let g = self.current.board.geometry();
+        g.points()
+            .filter(|&p| self.is_legal(color, Move::Play(p)))
+            .collect()
+    }
+
+    /// Plays `mv` for `color` (who need not be the player to move: GTP lets a colour play
+    /// twice) if the rules allow it; on refusal nothing changes.
+    pub fn play(&mut self, color: Color, mv: Move) -> Result<MoveEffect, Illegal> {
+        self.check(color, mv)?;
+        let before = self.current.clone();
+        let state = &mut self.current;
+        let effect = match mv {
+            Move::Pass => {
+                state.board.pass();
+                state.passes += 1;
+                MoveEffect::default()
+            }
+            Move::Play(p) => {
+                // Legality is settled above, by the full ruleset: under a superko rule a
+                // retake that the simple ko point would refuse may be legal.
+                let effect = state.board.place(color, p);
+                state.passes = 0;
+                state.prisoners[color.index()] += effect.captured as usize;
+                state.prisoners[color.opponent().index()] += effect.suicided as usize;
+                effect
+            }
+        };
+        state.to_move = color.opponent();
+        self.history.push(Turn { color, mv, before });
+        Ok(effect)
+    }
+
+    /// Takes back the last move; `false` when there is none (handicap stones stay).
+    pub fn undo(&mut self) -> bool {
+        match self.history.pop() {
+            Some(turn) => {
+                self.current = turn.before;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether placing stones as handicap is still possible: nothing on the board, no move.
+    fn can_place_handicap(&self) -> bool {
+        self.history.is_empty()
+            && self.current.board.empty_points().len() == self.size() * self.size()
+    }
+
+    /// Places Black's handicap stones on the given points; then White moves. Refused (and
+    /// nothing changed) on a board that is not empty, with repeated or off-board points, or
+    /// with fewer than 2 or more than size²-1 stones.
+    pub fn set_handicap(&mut self, vertices: &[Vertex]) -> Result<(), HandicapError> {
+        if !self.can_place_handicap() {
+            return Err(HandicapError::BoardNotEmpty);
+        }
+        let g = self.current.board.geometry();
+        let size = self.size();
+        if vertices.len() < 2 || vertices.len() >= size * size {
+            return Err(HandicapError::BadVertexList);
+        }
+        let mut board = self.current.board.clone();
+        let mut points = Vec::with_capacity(vertices.len());
+        for &v in vertices {
+            let p = g.try_point(v).ok_or(HandicapError::BadVertexList)?;
+            if board.check(Color::Black, p).is_err() {
+                return Err(HandicapError::BadVertexList);
+            }
+            board.place(Color::Black, p);
+            points.push(p);
+        }
+        self.current.board = board;
+        self.current.to_move = Color::White;
+        self.start = self.current.clone();
+        self.handicap = points;
+        Ok(())
+    }
+
+    /// The fixed handicap of GTP §4.1.1 (star points). Returns the vertices placed.
+    pub fn fixed_handicap(&mut self, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
+        if !self.can_place_handicap() {
+            return Err(HandicapError::BoardNotEmpty);
+        }
+        let vertices = handicap::fixed(self.size(), stones)?;
+        self.set_handicap(&vertices)?;
+        Ok(vertices)
+    }
+
+    /// A handicap placed where the engine chooses. Returns the vertices placed.
+    pub fn free_handicap(&mut self, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
+        if !self.can_place_handicap() {
+            return Err(HandicapError::BoardNotEmpty);
+        }
+        let vertices = handicap::free(self.size(), stones)?;
+        self.set_handicap(&vertices)?;
+        Ok(vertices)
+    }
+
+    /// Replaces the position with the given stones (SGF setup: AB, AW, AE) and `to_move`,
+    /// forgetting the history. Refused when two stones share a point.
+    pub fn set_position(
+        &mut self,
+        stones: impl IntoIterator<Item = (Point, Color)>,
+        to_move: Color,
+    ) -> bool {
+        let Some(mut board) = Board::from_stones(self.size(), stones) else {
+            return false;
+        };
+        board.set_multi_stone_suicide(self.rules.multi_stone_suicide);
+        self.current = State {
+            board,
+            to_move,
+            passes: 0,
+            prisoners: [0; 2],
+        };
+        self.start = self.current.clone();
+        self.history.clear();
+        self.handicap.clear();
+        true
+    }
+
+    /// The count under the game's ruleset, given the stones judged dead and in seki.
+    /// Tromp-Taylor removes nothing: every stone on the board counts.
+    pub fn score(&self, status: &Status) -> Score {
+        let status = if self.rules.dead_stone_removal {
+            *status
+        } else {
+            Status::default()
+        };
+        let adjust = Adjustments {
+            komi: self.komi,
+            handicap_bonus: self.rules.handicap_bonus.points(self.handicap()),
+            prisoners: self.current.prisoners,
+        };
+        score::count(&self.current.board, &status, self.rules.scoring, adjust)
+    }
+
+    /// Whether the position `after` (just produced by a stone of `color`) is one the
+    /// repetition rule forbids.
+    fn repeats(&self, color: Color, after: &Board) -> bool {
+        self.earlier_positions().any(|earlier| {
+            let same_situation = match self.rules.ko {
+                KoRule::Simple | KoRule::Positional => true,
+                KoRule::Situational => earlier.to_move == color.opponent(),
+                KoRule::NaturalSituational => earlier.produced_by == Some((color, true)),
+            };
+            same_situation && earlier.board.same_stones(after)
+        })
+    }
+
+    /// The positions of the game so far, from the start: each with who produced it and
+    /// who was to move after it.
+    fn earlier_positions(&self) -> impl Iterator<Item = Earlier<'_>> {
+        let start = Earlier {
+            board: &self.start.board,
+            // Black placed the handicap stones: that position is his (FFG: the handicap is
+            // Black's first move).
+            produced_by: (!self.handicap.is_empty()).then_some((Color::Black, true)),
+            to_move: self.start.to_move,
+        };
+        let after_moves = self.history.iter().enumerate().map(|(i, turn)| {
+            let board = match self.history.get(i + 1) {
+                Some(next) => &next.before.board,
+                None => &self.current.board,
+            };
+            Earlier {
+                board,
+                produced_by: Some((turn.color, matches!(turn.mv, Move::Play(_)))),
+                to_move: turn.color.opponent(),
+            }
+        });
+        std::iter::once(start).chain(after_moves)
+    }
+}

@@ -1,0 +1,178 @@
+//! Where handicap stones go: the fixed star-point table of GTP §4.1.1 (as GoGui, KataGo and
+//! GNU Go place them) and a free placement for `place_free_handicap`.
+
+use crate::coord::{Vertex, MAX_SIZE};
+use std::fmt;
+
+/// Why a handicap cannot be placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandicapError {
+    /// Fewer than 2 stones, or more than the board allows.
+    InvalidNumber,
+    /// Stones (or moves) are already on the board.
+    BoardNotEmpty,
+    /// A vertex list with a repeat, a pass, or an off-board point.
+    BadVertexList,
+}
+
+impl fmt::Display for HandicapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The GTP specification's own error texts.
+        f.write_str(match self {
+            HandicapError::InvalidNumber => "invalid number of stones",
+            HandicapError::BoardNotEmpty => "board not empty",
+            HandicapError::BadVertexList => "bad vertex list",
+        })
+    }
+}
+
+/// The largest fixed handicap on a board of `size`: 9 on odd sizes from 9×9, 4 on 7×7 and on
+/// even sizes from 8×8, none below 7×7.
+pub fn max_fixed(size: usize) -> usize {
+    match size {
+        0..=6 => 0,
+        s if s >= 9 && s % 2 == 1 => 9,
+        _ => 4,
+    }
+}
+
+/// The fixed handicap of `stones` stones on a board of `size`, in GoGui's order.
+pub fn fixed(size: usize, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
+    if stones < 2 || stones > max_fixed(size) || size > MAX_SIZE {
+        return Err(HandicapError::InvalidNumber);
+    }
+    // Corner stones on the 4th line from 13×13 up, on the 3rd line below.
+    let line = if size >= 13 { 4 } else { 3 };
+    let (lo, hi, mid) = (line - 1, size - line, size / 2);
+    let v = Vertex::new;
+    let corners = [v(lo, lo), v(hi, hi), v(lo, hi), v(hi, lo)];
+    let (left, right, bottom, top, centre) =
+        (v(lo, mid), v(hi, mid), v(mid, lo), v(mid, hi), v(mid, mid));
+    let mut points = corners[..stones.min(4)].to_vec();
+    match stones {
+        5 => points.push(centre),
+        6 => points.extend([left, right]),
+        7 => points.extend([left, right, centre]),
+        8 => points.extend([left, right, bottom, top]),
+        9 => points.extend([left, right, bottom, top, centre]),
+        _ => {}
+    }
+    Ok(points)
+}
+
+/// A free placement of `stones` stones (2 to size²-1) chosen without search: the fixed
+/// star points as far as they go, then each further stone on the point farthest from the
+/// stones already placed (preferring the 3rd and 4th lines), which spreads them the way a
+/// player would.
+pub fn free(size: usize, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
+    if stones < 2 || stones >= size * size || size > MAX_SIZE {
+        return Err(HandicapError::InvalidNumber);
+    }
+    let mut points = fixed(size, stones.min(max_fixed(size))).unwrap_or_default();
+    while points.len() < stones {
+        let best = (0..size)
+            .flat_map(|col| (0..size).map(move |row| Vertex::new(col, row)))
+            .filter(|c| !points.contains(c))
+            .max_by_key(|&c| {
+                let spread = points
+                    .iter()
+                    .map(|&p| distance(c, p))
+                    .min()
+                    .unwrap_or(usize::MAX);
+                let line = (c.col as usize)
+                    .min(c.row as usize)
+                    .min(size - 1 - c.col as usize)
+                    .min(size - 1 - c.row as usize)
+                    + 1;
+                let good_line = usize::from(line == 3 || line == 4);
+                (spread, good_line)
+            });
+        match best {
+            Some(c) => points.push(c),
+            None => break,
+        }
+    }
+    Ok(points)
+}
+
+fn distance(a: Vertex, b: Vertex) -> usize {
+    (a.col as usize).abs_diff(b.col as usize) + (a.row as usize).abs_diff(b.row as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(size: usize, n: usize) -> String {
+        fixed(size, n)
+            .unwrap()
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn the_gtp_tables_for_19_13_and_9() {
+        let expected_19 = [
+            "D4 Q16",
+            "D4 Q16 D16",
+            "D4 Q16 D16 Q4",
+            "D4 Q16 D16 Q4 K10",
+            "D4 Q16 D16 Q4 D10 Q10",
+            "D4 Q16 D16 Q4 D10 Q10 K10",
+            "D4 Q16 D16 Q4 D10 Q10 K4 K16",
+            "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10",
+        ];
+        let expected_13 = [
+            "D4 K10",
+            "D4 K10 D10",
+            "D4 K10 D10 K4",
+            "D4 K10 D10 K4 G7",
+            "D4 K10 D10 K4 D7 K7",
+            "D4 K10 D10 K4 D7 K7 G7",
+            "D4 K10 D10 K4 D7 K7 G4 G10",
+            "D4 K10 D10 K4 D7 K7 G4 G10 G7",
+        ];
+        let expected_9 = [
+            "C3 G7",
+            "C3 G7 C7",
+            "C3 G7 C7 G3",
+            "C3 G7 C7 G3 E5",
+            "C3 G7 C7 G3 C5 G5",
+            "C3 G7 C7 G3 C5 G5 E5",
+            "C3 G7 C7 G3 C5 G5 E3 E7",
+            "C3 G7 C7 G3 C5 G5 E3 E7 E5",
+        ];
+        for n in 2..=9 {
+            assert_eq!(names(19, n), expected_19[n - 2]);
+            assert_eq!(names(13, n), expected_13[n - 2]);
+            assert_eq!(names(9, n), expected_9[n - 2]);
+        }
+    }
+
+    #[test]
+    fn small_and_even_boards_take_four_at_most() {
+        assert_eq!(names(7, 4), "C3 E5 C5 E3");
+        assert_eq!(names(8, 2), "C3 F6");
+        assert_eq!(fixed(7, 5), Err(HandicapError::InvalidNumber));
+        assert_eq!(fixed(10, 5), Err(HandicapError::InvalidNumber));
+        assert_eq!(fixed(6, 2), Err(HandicapError::InvalidNumber));
+        assert_eq!(fixed(19, 1), Err(HandicapError::InvalidNumber));
+        assert_eq!(fixed(19, 10), Err(HandicapError::InvalidNumber));
+    }
+
+    #[test]
+    fn free_placement_spreads_distinct_stones() {
+        let stones = free(19, 13).unwrap();
+        assert_eq!(stones.len(), 13);
+        let mut sorted = stones.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 13);
+        assert_eq!(free(5, 24).unwrap().len(), 24);
+        assert_eq!(free(5, 25), Err(HandicapError::InvalidNumber));
+        assert_eq!(free(5, 3).unwrap().len(), 3);
+        assert_eq!(free(19, 1), Err(HandicapError::InvalidNumber));
+    }
+}
