@@ -1,0 +1,66 @@
+//! Helpers shared by the integration tests: positions written as vertex lists.
+
+#![allow(dead_code)]
+
+use hoshi::coord::{Color, Move, Point};
+use hoshi::game::Game;
+use hoshi::rules::Ruleset;
+
+/// A game on a `size` board holding the given stones (GTP vertices separated by spaces),
+/// with `to_move` to play.
+pub fn setup(size: usize, rules: Ruleset, black: &str, white: &str, to_move: Color) -> Game {
+    let mut game = Game::new(size, rules, rules.default_komi).expect("size");
+    let stones: Vec<(Point, Color)> = points(&game, black)
+        .into_iter()
+        .map(|p| (p, Color::Black))
+        .chain(points(&game, white).into_iter().map(|p| (p, Color::White)))
+        .collect();
+    assert!(game.set_position(stones, to_move), "overlapping stones");
+    game
+}
+
+/// The points named in `list` (GTP vertices separated by spaces).
+pub fn points(game: &Game, list: &str) -> Vec<Point> {
+    list.split_whitespace().map(|v| point(game, v)).collect()
+}
+
+/// The point of one GTP vertex.
+pub fn point(game: &Game, vertex: &str) -> Point {
+    game.board()
+        .geometry()
+        .parse_point(vertex)
+        .unwrap_or_else(|| panic!("bad vertex {vertex}"))
+}
+
+/// A move named in GTP (`D4` or `pass`).
+pub fn mv(game: &Game, vertex: &str) -> Move {
+    if vertex.eq_ignore_ascii_case("pass") {
+        Move::Pass
+    } else {
+        Move::Play(point(game, vertex))
+    }
+}
+
+/// Plays a move that must be legal.
+pub fn play(game: &mut Game, color: Color, vertex: &str) {
+    let m = mv(game, vertex);
+    if let Err(why) = game.play(color, m) {
+        panic!("{color} {vertex} refused: {why}\n{:?}", game.board());
+    }
+}
+
+/// The stones of `color`, as sorted GTP names joined by spaces.
+pub fn stones(game: &Game, color: Color) -> String {
+    let g = game.board().geometry();
+    let mut names: Vec<_> = g
+        .points()
+        .filter(|&p| game.board().color_at(p) == Some(color))
+        .map(|p| g.vertex(p))
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
