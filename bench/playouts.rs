@@ -18,11 +18,13 @@ fn main() {
     let mut sizes = Vec::new();
     let mut runs = 5;
     let mut seconds = 1.0;
+    let mut count = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--runs" => runs = args.next().and_then(|v| v.parse().ok()).unwrap_or(runs),
             "--seconds" => seconds = args.next().and_then(|v| v.parse().ok()).unwrap_or(seconds),
+            "--count" => count = args.next().and_then(|v| v.parse().ok()),
             "--bench" => {}
             other => {
                 if let Ok(size) = other.parse::<usize>() {
@@ -33,6 +35,17 @@ fn main() {
     }
     if sizes.is_empty() {
         sizes = vec![9, 13, 19];
+    }
+    if let Some(n) = count {
+        // A fixed amount of work, for instruction counts (valgrind --tool=callgrind), which
+        // stay comparable when the machine is busy.
+        for size in sizes {
+            if let Some(empty) = Board::new(size) {
+                let (moves, checksum) = fixed_work(&empty, n);
+                println!("{size}x{size}: {n} playouts, {moves} moves, checksum {checksum}");
+            }
+        }
+        return;
     }
     println!("random playouts per second, 1 thread, median of {runs} runs of {seconds} s");
     for size in sizes {
@@ -79,4 +92,19 @@ fn measure(empty: &Board, duration: Duration, seed: u64) -> (f64, f64) {
     std::hint::black_box(checksum);
     let elapsed = start.elapsed().as_secs_f64();
     (playouts as f64 / elapsed, moves as f64 / playouts as f64)
+}
+
+/// Exactly `n` playouts from seed 0: total moves and the sum of the results.
+fn fixed_work(empty: &Board, n: usize) -> (u64, i64) {
+    let mut rng = SmallRng::seed_from_u64(0);
+    let mut board = empty.clone();
+    let max_moves = 3 * empty.size() * empty.size();
+    let (mut moves, mut checksum) = (0u64, 0i64);
+    for _ in 0..n {
+        board.copy_from(empty);
+        let end = play_out(&mut board, Color::Black, max_moves, &mut rng);
+        moves += end.moves as u64;
+        checksum += end.black_lead as i64;
+    }
+    (moves, checksum)
 }

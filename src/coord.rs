@@ -16,6 +16,11 @@ pub const MIN_SIZE: usize = 2;
 pub const MAX_SIZE: usize = 25;
 /// Number of padded points for the largest board: `(size + 2) * (size + 1) + 1`.
 pub const MAX_POINTS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 1) + 1;
+/// Length of the per-point arrays: a power of two above [`MAX_POINTS`], so that
+/// [`Point::index`] can mask its value and the compiler can drop every bounds check on the
+/// board's hot paths (a masked index is provably in range).
+pub const SLOTS: usize = 1024;
+const _: () = assert!(SLOTS >= MAX_POINTS && SLOTS.is_power_of_two());
 
 /// GTP column letters: the letter I is skipped so that it is never confused with J or 1.
 const GTP_COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -159,9 +164,11 @@ impl Point {
     /// The "no point" sentinel (a border point, never on the board).
     pub const NONE: Point = Point(0);
 
+    /// The array index of the point. Points are always below [`MAX_POINTS`]; the mask is a
+    /// no-op that lets arrays of [`SLOTS`] entries be indexed without bounds checks.
     #[inline]
     pub fn index(self) -> usize {
-        self.0 as usize
+        self.0 as usize & (SLOTS - 1)
     }
 }
 
@@ -344,7 +351,7 @@ mod tests {
 /// fills, visited points.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct PointSet {
-    bits: [u64; MAX_POINTS.div_ceil(64)],
+    bits: [u64; SLOTS / 64],
 }
 
 impl Default for PointSet {
@@ -356,7 +363,7 @@ impl Default for PointSet {
 impl PointSet {
     pub const fn new() -> PointSet {
         PointSet {
-            bits: [0; MAX_POINTS.div_ceil(64)],
+            bits: [0; SLOTS / 64],
         }
     }
 

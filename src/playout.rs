@@ -2,7 +2,7 @@
 //! that do not fill their own eyes until both pass, then the board is counted by area. This is
 //! the board's speed benchmark and the baseline of the Monte Carlo player.
 
-use crate::board::{Board, Cell};
+use crate::board::Board;
 use crate::coord::{Color, Move};
 use rand::RngCore;
 
@@ -25,13 +25,18 @@ pub fn random_move(board: &Board, color: Color, rng: &mut impl RngCore) -> Move 
     if n == 0 {
         return Move::Pass;
     }
-    let start = ((rng.next_u32() as u64 * n as u64) >> 32) as usize;
-    let (tail, head) = empties.split_at(start);
-    head.iter()
-        .chain(tail)
-        .copied()
-        .find(|&p| !board.is_eye(p, color) && board.check(color, p).is_ok())
-        .map_or(Move::Pass, Move::Play)
+    let mut i = ((rng.next_u32() as u64 * n as u64) >> 32) as usize;
+    for _ in 0..n {
+        let p = empties[i];
+        if board.is_sensible(color, p) {
+            return Move::Play(p);
+        }
+        i += 1;
+        if i == n {
+            i = 0;
+        }
+    }
+    Move::Pass
 }
 
 /// Plays random moves on `board` from `to_move` until two passes in a row (or `max_moves`),
@@ -68,16 +73,15 @@ pub fn play_out(
 /// Black's area minus White's: stones, plus empty points whose neighbours are all of one
 /// colour. Exact once a playout has filled everything but eyes.
 pub fn area_lead(board: &Board) -> i32 {
-    let g = board.geometry();
     let mut lead = board.stones(Color::Black) as i32 - board.stones(Color::White) as i32;
     for &p in board.empty_points() {
-        let mut seen = [false; 4];
-        for n in g.neighbours(p) {
-            seen[board.cell(n) as usize] = true;
-        }
-        match (seen[Cell::Black as usize], seen[Cell::White as usize]) {
-            (true, false) => lead += 1,
-            (false, true) => lead -= 1,
+        match (
+            board.neighbours_of(p, Color::Black),
+            board.neighbours_of(p, Color::White),
+        ) {
+            (0, 0) => {}
+            (_, 0) => lead += 1,
+            (0, _) => lead -= 1,
             _ => {}
         }
     }

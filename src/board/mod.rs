@@ -16,7 +16,7 @@
 
 pub mod zobrist;
 
-use crate::coord::{Color, Geometry, Move, Point, MAX_POINTS};
+use crate::coord::{Color, Geometry, Move, Point, SLOTS};
 use std::fmt;
 
 /// What occupies a slot of the padded board.
@@ -91,19 +91,24 @@ pub struct Board {
     /// Whether a move that leaves its own chain of two or more stones without liberties is
     /// played (and removes that chain) instead of refused: New Zealand and Tromp-Taylor rules.
     multi_stone_suicide: bool,
-    cells: [Cell; MAX_POINTS],
+    cells: [Cell; SLOTS],
     /// For every stone: the head of its chain. Stale on empty points (always test `cells`).
-    head: [Point; MAX_POINTS],
+    head: [Point; SLOTS],
     /// For every stone: the next stone of its chain (a circular list).
-    next_stone: [Point; MAX_POINTS],
+    next_stone: [Point; SLOTS],
     /// For every chain head: the exact number of distinct liberties of the chain.
-    liberties: [u16; MAX_POINTS],
+    liberties: [u16; SLOTS],
     /// For every chain head: the number of stones in the chain.
-    chain_len: [u16; MAX_POINTS],
+    chain_len: [u16; SLOTS],
     /// The empty on-board points, in no particular order, for O(1) random choice.
-    empties: [Point; MAX_POINTS],
+    empties: [Point; SLOTS],
+    /// For every point, how many of its four neighbours are empty, black and white, in
+    /// 4-bit fields (see [`NeighbourCounts`]); the rest are border. Kept up to date as stones
+    /// come and go, it answers "has a liberty?" and "surrounded by one colour?" in one load,
+    /// which is most of what playouts ask.
+    neighbour_counts: [u16; SLOTS],
     /// Position of each empty point in `empties`.
-    empty_slot: [u16; MAX_POINTS],
+    empty_slot: [u16; SLOTS],
     empty_count: u16,
     /// The point where `ko_color` may not play because it would retake a simple ko at once
     /// (`Point::NONE` when there is none).
@@ -130,13 +135,14 @@ impl Board {
         let mut board = Board {
             geometry,
             multi_stone_suicide: false,
-            cells: [Cell::Border; MAX_POINTS],
-            head: [Point::NONE; MAX_POINTS],
-            next_stone: [Point::NONE; MAX_POINTS],
-            liberties: [0; MAX_POINTS],
-            chain_len: [0; MAX_POINTS],
-            empties: [Point::NONE; MAX_POINTS],
-            empty_slot: [0; MAX_POINTS],
+            cells: [Cell::Border; SLOTS],
+            head: [Point::NONE; SLOTS],
+            next_stone: [Point::NONE; SLOTS],
+            liberties: [0; SLOTS],
+            chain_len: [0; SLOTS],
+            empties: [Point::NONE; SLOTS],
+            empty_slot: [0; SLOTS],
+            neighbour_counts: [0; SLOTS],
             empty_count: 0,
             ko: Point::NONE,
             ko_color: Color::Black,
@@ -146,6 +152,14 @@ impl Board {
         for p in geometry.points() {
             board.cells[p.index()] = Cell::Empty;
             board.push_empty(p);
+        }
+        for p in geometry.points() {
+            let empty = geometry
+                .neighbours(p)
+                .into_iter()
+                .filter(|&n| board.cell(n) == Cell::Empty)
+                .count();
+            board.neighbour_counts[p.index()] = empty as u16 * NeighbourCounts::EMPTY_ONE;
         }
         Some(board)
     }
@@ -174,6 +188,7 @@ impl Board {
         let e = other.empty_count as usize;
         self.empties[..e].copy_from_slice(&other.empties[..e]);
         self.empty_slot[..n].copy_from_slice(&other.empty_slot[..n]);
+        self.neighbour_counts[..n].copy_from_slice(&other.neighbour_counts[..n]);
         self.empty_count = other.empty_count;
         self.ko = other.ko;
         self.ko_color = other.ko_color;
@@ -301,6 +316,18 @@ impl Board {
             .collect()
     }
 
+    /// How many of the four neighbours of `p` hold a stone of `color`.
+    #[inline]
+    pub fn neighbours_of(&self, p: Point, color: Color) -> usize {
+        NeighbourCounts(self.neighbour_counts[p.index()]).of(color) as usize
+    }
+
+    /// How many of the four neighbours of `p` are empty.
+    #[inline]
+    pub fn empty_neighbours(&self, p: Point) -> usize {
+        NeighbourCounts(self.neighbour_counts[p.index()]).empty() as usize
+    }
+
     /// Whether `p` is an eye of `color`: empty, every neighbour a stone of `color` (or the
     /// edge), and not a false eye (at most one opponent diagonal in the centre, none on the
     /// edge). Playouts never fill such points.
@@ -309,12 +336,9 @@ impl Board {
         if self.cell(p) != Cell::Empty {
             return false;
         }
-        let own = Cell::stone(color);
-        for n in self.geometry.neighbours(p) {
-            let c = self.cell(n);
-            if c != own && c != Cell::Border {
-                return false;
-            }
+        let counts = NeighbourCounts(self.neighbour_counts[p.index()]);
+        if counts.empty() > 0 || counts.of(color.opponent()) > 0 {
+            return false;
         }
         let enemy = Cell::stone(color.opponent());
         let mut bad = 0;
@@ -327,6 +351,40 @@ impl Board {
             }
         }
         bad + usize::from(edge) < 2
+    }
+
+    /// Whether a playout may play `color` on the empty point `p`: legal under the board's
+    /// rules (suicide, simple ko) and not filling one of its own eyes. One pass over the
+    /// neighbours answers both questions, which matters because playouts ask it for most
+    /// empty points of most positions.
+    #[inline]
+    pub fn is_sensible(&self, color: Color, p: Point) -> bool {
+        debug_assert_eq!(self.cell(p), Cell::Empty);
+        if p == self.ko && color == self.ko_color {
+            return false;
+        }
+        let counts = NeighbourCounts(self.neighbour_counts[p.index()]);
+        if counts.empty() > 0 {
+            // A liberty: legal, and no eye.
+            return true;
+        }
+        let surrounded_by_own = counts.of(color.opponent()) == 0;
+        if surrounded_by_own && self.is_eye(p, color) {
+            return false;
+        }
+        let own = Cell::stone(color);
+        let breathes = self.geometry.neighbours(p).into_iter().any(|n| {
+            let c = self.cell(n);
+            c.is_stone() && {
+                let libs = self.liberties[self.head[n.index()].index()];
+                if c == own {
+                    libs > 1
+                } else {
+                    libs == 1
+                }
+            }
+        });
+        breathes || (surrounded_by_own && self.multi_stone_suicide)
     }
 
     /// Whether `color` may play on `p` under the board's rules (occupancy, suicide, simple ko).
@@ -355,6 +413,9 @@ impl Board {
     /// allowed) is a multi-stone suicide.
     #[inline]
     fn has_breathing_room(&self, color: Color, p: Point) -> bool {
+        if NeighbourCounts(self.neighbour_counts[p.index()]).empty() > 0 {
+            return true;
+        }
         let own = Cell::stone(color);
         let mut joins_friend = false;
         for n in self.geometry.neighbours(p) {
@@ -412,16 +473,19 @@ impl Board {
         self.head[i] = p;
         self.next_stone[i] = p;
         self.chain_len[i] = 1;
+        let counts = NeighbourCounts(self.neighbour_counts[i]);
+        self.liberties[i] = counts.empty();
+        if counts.of(Color::Black) == 0 && counts.of(Color::White) == 0 {
+            // No stone around: a new chain of one, nothing else changes.
+            self.ko = Point::NONE;
+            return MoveEffect::default();
+        }
 
-        // Take the point from every distinct neighbouring chain, and count our liberties.
+        // Take the point from every distinct neighbouring chain.
         let mut neighbour_chains = [Point::NONE; 4];
         let mut count = 0;
-        let mut libs = 0;
         for n in self.geometry.neighbours(p) {
-            let c = self.cell(n);
-            if c == Cell::Empty {
-                libs += 1;
-            } else if c.is_stone() {
+            if self.cell(n).is_stone() {
                 let h = self.head[n.index()];
                 if !neighbour_chains[..count].contains(&h) {
                     neighbour_chains[count] = h;
@@ -430,7 +494,6 @@ impl Board {
                 }
             }
         }
-        self.liberties[i] = libs;
 
         let mut effect = MoveEffect::default();
         let mut last_captured = Point::NONE;
@@ -466,6 +529,24 @@ impl Board {
         self.cells[p.index()] = Cell::stone(color);
         self.hash ^= zobrist::stone_key(color, p);
         self.stone_count[color.index()] += 1;
+        let delta = NeighbourCounts::one(color).wrapping_sub(NeighbourCounts::EMPTY_ONE);
+        for n in self.geometry.neighbours(p) {
+            let c = &mut self.neighbour_counts[n.index()];
+            *c = c.wrapping_add(delta);
+        }
+    }
+
+    /// Takes the stone of `color` off `p` (hash, counts, empty list; not the chains).
+    #[inline]
+    fn lift_stone(&mut self, color: Color, p: Point) {
+        self.cells[p.index()] = Cell::Empty;
+        self.hash ^= zobrist::stone_key(color, p);
+        self.push_empty(p);
+        let delta = NeighbourCounts::EMPTY_ONE.wrapping_sub(NeighbourCounts::one(color));
+        for n in self.geometry.neighbours(p) {
+            let c = &mut self.neighbour_counts[n.index()];
+            *c = c.wrapping_add(delta);
+        }
     }
 
     /// Joins chain `b` into chain `a` (or the reverse, whichever is cheaper).
@@ -476,22 +557,18 @@ impl Board {
             (b, a)
         };
         // Liberties of `small` that `big` lacks: each counted once, from the first stone of
-        // `small` (in neighbour order) that touches it.
+        // `small` (in neighbour order) that touches it. A lone stone (the usual case: the
+        // stone just placed) cannot count a liberty twice.
         let mut gained = 0;
         let mut s = small;
-        loop {
+        if self.chain_len[small.index()] == 1 {
             for e in self.geometry.neighbours(s) {
-                if self.cell(e) == Cell::Empty
-                    && self.first_adjacent_stone_of(e, small) == s
-                    && !self.touches_chain(e, big)
-                {
+                if self.cell(e) == Cell::Empty && !self.touches_chain(e, big) {
                     gained += 1;
                 }
             }
-            s = self.next_stone[s.index()];
-            if s == small {
-                break;
-            }
+        } else {
+            self.count_new_liberties(small, big, &mut gained);
         }
         loop {
             self.head[s.index()] = big;
@@ -503,6 +580,20 @@ impl Board {
         self.next_stone.swap(big.index(), small.index());
         self.liberties[big.index()] += gained;
         self.chain_len[big.index()] += self.chain_len[small.index()];
+    }
+
+    /// Adds to `gained` the liberties of chain `small` that chain `big` does not have.
+    fn count_new_liberties(&self, small: Point, big: Point, gained: &mut u16) {
+        for s in self.chain_stones(small) {
+            for e in self.geometry.neighbours(s) {
+                if self.cell(e) == Cell::Empty
+                    && self.first_adjacent_stone_of(e, small) == s
+                    && !self.touches_chain(e, big)
+                {
+                    *gained += 1;
+                }
+            }
+        }
     }
 
     /// The first neighbour of `e` (in the fixed neighbour order) that is a stone of chain `h`.
@@ -536,9 +627,7 @@ impl Board {
         let mut count = 0;
         let mut s = h;
         loop {
-            self.cells[s.index()] = Cell::Empty;
-            self.hash ^= zobrist::stone_key(color, s);
-            self.push_empty(s);
+            self.lift_stone(color, s);
             count += 1;
             let mut credited = [Point::NONE; 4];
             let mut k = 0;
@@ -645,6 +734,11 @@ impl Board {
         }
         if fresh.stone_count != self.stone_count {
             return Err("stone counts differ".into());
+        }
+        for p in g.points() {
+            if fresh.neighbour_counts[p.index()] != self.neighbour_counts[p.index()] {
+                return Err(format!("neighbour counts of {} differ", g.name(p)));
+            }
         }
         let mut empties = self.empty_points().to_vec();
         let mut fresh_empties = fresh.empty_points().to_vec();
@@ -759,5 +853,34 @@ impl Iterator for ChainStones<'_> {
         let next = self.board.next_stone[here.index()];
         self.current = (next != self.start).then_some(next);
         Some(here)
+    }
+}
+
+/// Neighbour counts of one point, packed in a `u16`: empty, black and white neighbours in
+/// three 4-bit fields.
+#[derive(Clone, Copy)]
+struct NeighbourCounts(u16);
+
+impl NeighbourCounts {
+    const EMPTY_ONE: u16 = 1;
+    const BLACK_ONE: u16 = 1 << 4;
+    const WHITE_ONE: u16 = 1 << 8;
+
+    #[inline]
+    fn one(color: Color) -> u16 {
+        match color {
+            Color::Black => Self::BLACK_ONE,
+            Color::White => Self::WHITE_ONE,
+        }
+    }
+
+    #[inline]
+    fn empty(self) -> u16 {
+        self.0 & 0xF
+    }
+
+    #[inline]
+    fn of(self, color: Color) -> u16 {
+        (self.0 / Self::one(color)) & 0xF
     }
 }

@@ -1,7 +1,7 @@
 //! Zobrist keys: one random 64-bit key per (colour, point), fixed at compile time so that
 //! hashes are identical from run to run (tests and logs can quote them).
 
-use crate::coord::{Color, Point, MAX_POINTS};
+use crate::coord::{Color, Point, SLOTS};
 
 /// splitmix64: a tiny, well-mixed generator, good enough to fill a key table.
 const fn splitmix64(state: u64) -> (u64, u64) {
@@ -12,13 +12,13 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const fn make_keys() -> [[u64; MAX_POINTS]; 2] {
-    let mut keys = [[0u64; MAX_POINTS]; 2];
+const fn make_keys() -> [[u64; SLOTS]; 2] {
+    let mut keys = [[0u64; SLOTS]; 2];
     let mut state = 0x686F_7368_695F_676Fu64; // "hoshi_go"
     let mut colour = 0;
     while colour < 2 {
         let mut i = 0;
-        while i < MAX_POINTS {
+        while i < SLOTS {
             let (next, key) = splitmix64(state);
             state = next;
             keys[colour][i] = key;
@@ -29,7 +29,7 @@ const fn make_keys() -> [[u64; MAX_POINTS]; 2] {
     keys
 }
 
-static KEYS: [[u64; MAX_POINTS]; 2] = make_keys();
+static KEYS: [[u64; SLOTS]; 2] = make_keys();
 
 /// The key of a stone of `color` on `p`.
 #[inline]
