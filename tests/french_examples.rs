@@ -82,7 +82,7 @@ fn example_4_capturing_a_chain_on_the_edge() {
 /// Noir ne peut pas reprendre aussitôt en E6 : c'est un ko.
 #[test]
 fn example_5_forbidden_then_allowed_because_it_captures_then_ko() {
-    let mut game = setup(9, FR, "D5 F5 E4 E6", "", White);
+    let game = setup(9, FR, "D5 F5 E4 E6", "", White);
     assert_eq!(game.check(White, mv(&game, "E5")), Err(Illegal::Suicide));
 
     // Same shape, but E6 is surrounded by White D6, F6, E7. Black's E6 is played as a move,
