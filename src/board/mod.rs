@@ -92,7 +92,8 @@ pub struct Board {
     /// played (and removes that chain) instead of refused: New Zealand and Tromp-Taylor rules.
     multi_stone_suicide: bool,
     cells: [Cell; SLOTS],
-    /// For every stone: the head of its chain. Stale on empty points (always test `cells`).
+    /// For every stone: the head of its chain; `Point::NONE` on empty and border points, so
+    /// that "is this neighbour part of chain h" is one comparison, without testing the cell.
     head: [Point; SLOTS],
     /// For every stone: the next stone of its chain (a circular list).
     next_stone: [Point; SLOTS],
@@ -481,17 +482,27 @@ impl Board {
             return MoveEffect::default();
         }
 
-        // Take the point from every distinct neighbouring chain.
+        // Take the point from every distinct neighbouring chain. Empty and border
+        // neighbours have the head `Point::NONE`, whose liberty slot is a dummy, so this needs
+        // no test of what the neighbours are.
+        let [h0, h1, h2, h3] = self.geometry.neighbours(p).map(|n| self.head[n.index()]);
+        let distinct = [
+            true,
+            h1 != h0,
+            h2 != h0 && h2 != h1,
+            h3 != h0 && h3 != h1 && h3 != h2,
+        ];
+        let heads = [h0, h1, h2, h3];
+        for k in 0..4 {
+            let libs = &mut self.liberties[heads[k].index()];
+            *libs = libs.wrapping_sub(u16::from(distinct[k]));
+        }
         let mut neighbour_chains = [Point::NONE; 4];
         let mut count = 0;
-        for n in self.geometry.neighbours(p) {
-            if self.cell(n).is_stone() {
-                let h = self.head[n.index()];
-                if !neighbour_chains[..count].contains(&h) {
-                    neighbour_chains[count] = h;
-                    count += 1;
-                    self.liberties[h.index()] -= 1;
-                }
+        for k in 0..4 {
+            if distinct[k] && heads[k] != Point::NONE {
+                neighbour_chains[count] = heads[k];
+                count += 1;
             }
         }
 
@@ -540,6 +551,7 @@ impl Board {
     #[inline]
     fn lift_stone(&mut self, color: Color, p: Point) {
         self.cells[p.index()] = Cell::Empty;
+        self.head[p.index()] = Point::NONE;
         self.hash ^= zobrist::stone_key(color, p);
         self.push_empty(p);
         let delta = NeighbourCounts::EMPTY_ONE.wrapping_sub(NeighbourCounts::one(color));
@@ -563,9 +575,7 @@ impl Board {
         let mut s = small;
         if self.chain_len[small.index()] == 1 {
             for e in self.geometry.neighbours(s) {
-                if self.cell(e) == Cell::Empty && !self.touches_chain(e, big) {
-                    gained += 1;
-                }
+                gained += u16::from(self.cell(e) == Cell::Empty && !self.touches_chain(e, big));
             }
         } else {
             self.count_new_liberties(small, big, &mut gained);
@@ -599,22 +609,22 @@ impl Board {
     /// The first neighbour of `e` (in the fixed neighbour order) that is a stone of chain `h`.
     #[inline]
     fn first_adjacent_stone_of(&self, e: Point, h: Point) -> Point {
-        let c = self.cell(h);
         self.geometry
             .neighbours(e)
             .into_iter()
-            .find(|&n| self.cell(n) == c && self.head[n.index()] == h)
+            .find(|&n| self.head[n.index()] == h)
             .unwrap_or(Point::NONE)
     }
 
-    /// Whether `e` is next to a stone of chain `h`.
+    /// Whether `e` is next to a stone of chain `h` (branch-free: random playouts make these
+    /// tests unpredictable).
     #[inline]
     fn touches_chain(&self, e: Point, h: Point) -> bool {
-        let c = self.cell(h);
-        self.geometry
-            .neighbours(e)
-            .into_iter()
-            .any(|n| self.cell(n) == c && self.head[n.index()] == h)
+        let [a, b, c, d] = self.geometry.neighbours(e);
+        (self.head[a.index()] == h)
+            | (self.head[b.index()] == h)
+            | (self.head[c.index()] == h)
+            | (self.head[d.index()] == h)
     }
 
     /// Removes the chain with head `h` and gives its points back as liberties to the chains
@@ -736,6 +746,9 @@ impl Board {
             return Err("stone counts differ".into());
         }
         for p in g.points() {
+            if !self.cell(p).is_stone() && self.head[p.index()] != Point::NONE {
+                return Err(format!("{} is empty but has a chain head", g.name(p)));
+            }
             if fresh.neighbour_counts[p.index()] != self.neighbour_counts[p.index()] {
                 return Err(format!("neighbour counts of {} differ", g.name(p)));
             }
