@@ -497,24 +497,36 @@ impl Board {
             let libs = &mut self.liberties[heads[k].index()];
             *libs = libs.wrapping_sub(u16::from(distinct[k]));
         }
-        let mut neighbour_chains = [Point::NONE; 4];
-        let mut count = 0;
+        // Sort the distinct chains into friends and enemies without branching on colours,
+        // which are random in playouts; note whether any enemy lost its last liberty.
+        let enemy = Cell::stone(color.opponent());
+        let mut friends = [Point::NONE; 4];
+        let mut friend_count = 0;
+        let mut captures = false;
         for k in 0..4 {
-            if distinct[k] && heads[k] != Point::NONE {
-                neighbour_chains[count] = heads[k];
-                count += 1;
-            }
+            let h = heads[k];
+            let c = self.cell(h);
+            friends[friend_count] = h;
+            friend_count += usize::from(distinct[k] & (c == own));
+            captures |= distinct[k] & (c == enemy) & (self.liberties[h.index()] == 0);
         }
 
         let mut effect = MoveEffect::default();
         let mut last_captured = Point::NONE;
-        for &h in &neighbour_chains[..count] {
-            if self.cell(h) == own {
+        if captures {
+            for k in 0..4 {
+                let h = heads[k];
+                if distinct[k] && self.cell(h) == enemy && self.liberties[h.index()] == 0 {
+                    last_captured = h;
+                    effect.captured += self.remove_chain(h);
+                }
+            }
+        }
+        if friend_count > 0 {
+            self.join_lone_stone(p, friends[0]);
+            for &f in &friends[1..friend_count] {
                 let mine = self.head[i];
-                self.merge(mine, h);
-            } else if self.liberties[h.index()] == 0 && self.cell(h).is_stone() {
-                last_captured = h;
-                effect.captured += self.remove_chain(h);
+                self.merge(mine, f);
             }
         }
 
@@ -559,6 +571,22 @@ impl Board {
             let c = &mut self.neighbour_counts[n.index()];
             *c = c.wrapping_add(delta);
         }
+    }
+
+    /// Adds the lone stone `p` (just placed) to the neighbouring friendly chain `h`: the
+    /// usual way a chain grows, done without the general merge's choices.
+    #[inline]
+    fn join_lone_stone(&mut self, p: Point, h: Point) {
+        let mut gained = 0;
+        for e in self.geometry.neighbours(p) {
+            gained += u16::from(self.cell(e) == Cell::Empty && !self.touches_chain(e, h));
+        }
+        let (i, hi) = (p.index(), h.index());
+        self.head[i] = h;
+        self.next_stone[i] = self.next_stone[hi];
+        self.next_stone[hi] = p;
+        self.chain_len[hi] += 1;
+        self.liberties[hi] += gained;
     }
 
     /// Joins chain `b` into chain `a` (or the reverse, whichever is cheaper).
