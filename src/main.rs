@@ -1,3 +1,152 @@
-fn main() {
-    println!("hoshi");
+//! The `hoshi` command: reads the command line, then speaks GTP on stdin/stdout.
+
+use clap::Parser;
+use hoshi::engine::{Engine, Settings};
+use hoshi::player::Level;
+use hoshi::rules::Ruleset;
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// hoshi, a Go engine speaking the Go Text Protocol (GTP v2).
+///
+/// With no arguments it reads GTP commands on stdin and answers on stdout: French rules,
+/// komi 7.5, 19x19, expert level. Plug it into Sabaki, GoGui, gogui-twogtp, kgsGtp or a CGOS
+/// client as "hoshi" followed by the options below. Logs go to stderr (RUST_LOG=debug for
+/// more), never to stdout.
+// Subcommands (`hoshi match`, `hoshi bench`, `hoshi analyze`) will come as an optional
+// `#[command(subcommand)]` field beside these options; without one, hoshi speaks GTP.
+#[derive(Parser, Debug)]
+#[command(name = "hoshi", version, about, long_about)]
+struct Cli {
+    /// Playing strength: beginner (1k playouts a move), intermediate (10k) or expert (all
+    /// the time the clock allows).
+    #[arg(long, value_enum, default_value_t = Level::Expert)]
+    level: Level,
+
+    /// Rules: french, chinese, japanese, aga, new-zealand, tromp-taylor. GTP's kgs-rules
+    /// and hoshi-rules change them during a session.
+    #[arg(long, default_value = "french", value_parser = parse_rules)]
+    rules: Ruleset,
+
+    /// Komi [default: the rules' usual komi, 7.5 for French]. GTP's komi overrides it.
+    #[arg(long, allow_negative_numbers = true)]
+    komi: Option<f64>,
+
+    /// Board size until GTP's boardsize changes it (2 to 25).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
+    size: u8,
+
+    /// Search threads (for the tree search; the current player uses one).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: u16,
+
+    /// Playouts per move, overriding the level (for the tree search).
+    #[arg(long)]
+    playouts: Option<u64>,
+
+    /// Seconds per move, overriding the time GTP announces (for the tree search).
+    #[arg(long, value_parser = parse_seconds)]
+    time: Option<f64>,
+
+    /// Seed of the random choices: the same seed plays the same moves [default: random].
+    #[arg(long)]
+    seed: Option<u64>,
+
+    /// Write the log to this file instead of stderr.
+    #[arg(long)]
+    log_file: Option<PathBuf>,
+
+    /// Memory the search tree may use, in MiB (for the tree search).
+    #[arg(long, default_value_t = 2048)]
+    max_memory: u64,
+
+    /// Resign when the win rate falls below this, 0 to never resign (for the tree search).
+    #[arg(long, default_value_t = 0.1, value_parser = parse_fraction)]
+    resign_threshold: f64,
+
+    /// Think during the opponent's time (for the tree search).
+    #[arg(long)]
+    ponder: bool,
+}
+
+fn parse_rules(name: &str) -> Result<Ruleset, String> {
+    Ruleset::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Ruleset::PRESETS.iter().map(|r| r.name).collect();
+        format!("unknown rules; use one of {}", names.join(", "))
+    })
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err("expected a number of seconds above 0".into()),
+    }
+}
+
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("expected a number from 0 to 1".into()),
+    }
+}
+
+impl Cli {
+    fn settings(&self) -> Settings {
+        Settings {
+            level: self.level,
+            rules: self.rules,
+            komi: self.komi,
+            size: usize::from(self.size),
+            threads: usize::from(self.threads),
+            playouts: self.playouts,
+            time_per_move: self.time,
+            seed: self.seed.unwrap_or_else(rand::random),
+            max_memory_mb: self.max_memory,
+            resign_threshold: self.resign_threshold,
+            ponder: self.ponder,
+        }
+    }
+}
+
+/// Logs to stderr, or to the file given; `RUST_LOG` sets the level (info by default).
+fn init_logging(file: Option<&PathBuf>) -> io::Result<()> {
+    let mut builder =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"));
+    if let Some(path) = file {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        builder.target(env_logger::Target::Pipe(Box::new(file)));
+    }
+    builder.init();
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Err(why) = init_logging(cli.log_file.as_ref()) {
+        eprintln!("hoshi: cannot open the log file: {why}");
+        return ExitCode::FAILURE;
+    }
+    let settings = cli.settings();
+    log::info!(
+        "hoshi {}: {} rules, komi {}, {}x{}, {} level, seed {}",
+        env!("CARGO_PKG_VERSION"),
+        settings.rules,
+        settings.komi(),
+        settings.size,
+        settings.size,
+        settings.level,
+        settings.seed
+    );
+    let mut engine = Engine::new(settings);
+    match hoshi::gtp::run(&mut engine, io::stdin().lock(), io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
+            log::error!("GTP stream: {why}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,0 +1,285 @@
+//! The engine: what the GTP layer talks to. It owns the game, the player and the settings
+//! the command line gave, and answers in Go terms (moves, stones, results); turning those
+//! into protocol text is `gtp`'s job.
+
+use crate::board::{Illegal, MoveEffect};
+use crate::clock::{Clock, TimeControl};
+use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
+use crate::game::Game;
+use crate::handicap::HandicapError;
+use crate::ownership::{self, Ownership, JUDGE_PLAYOUTS, JUDGE_SEED};
+use crate::player::{Choice, Level, Mode, Player, RandomPlayer};
+use crate::rules::Ruleset;
+use crate::score::{GameResult, Status};
+use crate::sgf::{self, SgfError};
+use std::path::Path;
+
+/// What the command line sets. The search options are stored now so that scripts written
+/// today keep working when the search arrives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub level: Level,
+    pub rules: Ruleset,
+    /// Komi; `None` takes the ruleset's usual one.
+    pub komi: Option<f64>,
+    pub size: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Playouts per move; `None` leaves it to the level and the clock.
+    pub playouts: Option<u64>,
+    /// Seconds per move, overriding whatever time GTP announces.
+    pub time_per_move: Option<f64>,
+    /// Seed of every random choice; the same seed replays the same game.
+    pub seed: u64,
+    /// Memory the search tree may use, in MiB.
+    pub max_memory_mb: u64,
+    /// Win rate below which the player resigns (0 never resigns).
+    pub resign_threshold: f64,
+    /// Whether to think during the opponent's time.
+    pub ponder: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            level: Level::Expert,
+            rules: Ruleset::FRENCH,
+            komi: None,
+            size: 19,
+            threads: 1,
+            playouts: None,
+            time_per_move: None,
+            seed: 0,
+            max_memory_mb: 2048,
+            resign_threshold: 0.1,
+            ponder: false,
+        }
+    }
+}
+
+impl Settings {
+    /// The komi a new game starts with.
+    pub fn komi(&self) -> f64 {
+        self.komi.unwrap_or(self.rules.default_komi)
+    }
+}
+
+/// A rough score of the game in progress (`estimate_score`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Black's expected margin, komi and handicap bonus included (negative: White leads).
+    pub black_margin: f64,
+    /// The range in which Black's margin fell in 80% of the playouts.
+    pub low: f64,
+    pub high: f64,
+}
+
+pub struct Engine {
+    game: Game,
+    settings: Settings,
+    player: Box<dyn Player>,
+    clock: Clock,
+    /// The player who resigned this game, if one did.
+    resigned: Option<Color>,
+}
+
+impl Engine {
+    pub fn new(settings: Settings) -> Engine {
+        let size = if (MIN_SIZE..=MAX_SIZE).contains(&settings.size) {
+            settings.size
+        } else {
+            19
+        };
+        let game =
+            Game::new(size, settings.rules, settings.komi()).expect("sizes 2..=25 are valid");
+        Engine {
+            game,
+            player: Box::new(RandomPlayer::new(settings.seed)),
+            settings,
+            clock: Clock::default(),
+            resigned: None,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub fn clock_mut(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    /// A new game on an empty board of `size`; `false` (nothing changed) for a size outside
+    /// 2..=25. Komi, rules and time settings stay.
+    pub fn resize(&mut self, size: usize) -> bool {
+        let done = self.game.resize(size);
+        if done {
+            self.resigned = None;
+        }
+        done
+    }
+
+    /// A new game on the same board: komi, rules and time settings stay.
+    pub fn clear(&mut self) {
+        self.game.clear();
+        self.resigned = None;
+    }
+
+    pub fn set_komi(&mut self, komi: f64) {
+        self.game.set_komi(komi);
+    }
+
+    pub fn set_rules(&mut self, rules: Ruleset) {
+        self.game.set_rules(rules);
+    }
+
+    pub fn play(&mut self, color: Color, mv: Move) -> Result<MoveEffect, Illegal> {
+        self.game.play(color, mv)
+    }
+
+    /// Plays all of `moves` or, if one is illegal, none of them (GoGui's
+    /// `gogui-play_sequence` must not leave half a sequence behind).
+    pub fn play_sequence(&mut self, moves: &[(Color, Move)]) -> Result<(), Illegal> {
+        let mut trial = self.game.clone();
+        for &(color, mv) in moves {
+            trial.play(color, mv)?;
+        }
+        self.game = trial;
+        Ok(())
+    }
+
+    /// The player's move for `color`, played unless `mode` is a regression query.
+    pub fn genmove(&mut self, color: Color, mode: Mode) -> Choice {
+        let choice = self.player.choose(&self.game, color, mode);
+        if mode == Mode::Regression {
+            return choice;
+        }
+        match choice {
+            Choice::Move(mv) => {
+                if let Err(why) = self.game.play(color, mv) {
+                    // The player promised a legal move: pass rather than forfeit.
+                    log::error!("the player chose an illegal move ({why}); passing");
+                    self.pass_anyway(color);
+                    return Choice::Move(Move::Pass);
+                }
+            }
+            Choice::Resign => self.resigned = Some(color),
+        }
+        choice
+    }
+
+    fn pass_anyway(&mut self, color: Color) {
+        if self.game.play(color, Move::Pass).is_err() {
+            log::error!("a pass was refused");
+        }
+    }
+
+    /// Takes back the last `moves` moves, or nothing when there are fewer.
+    pub fn undo(&mut self, moves: usize) -> bool {
+        if moves > self.game.move_number() {
+            return false;
+        }
+        for _ in 0..moves {
+            self.game.undo();
+        }
+        self.resigned = None;
+        true
+    }
+
+    pub fn fixed_handicap(&mut self, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
+        self.game.fixed_handicap(stones)
+    }
+
+    pub fn free_handicap(&mut self, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
+        self.game.free_handicap(stones)
+    }
+
+    pub fn set_handicap(&mut self, vertices: &[Vertex]) -> Result<(), HandicapError> {
+        self.game.set_handicap(vertices)
+    }
+
+    pub fn set_time_control(&mut self, control: TimeControl) {
+        self.clock.set_control(control);
+    }
+
+    /// The dead stones and seki as the engine judges them now.
+    pub fn status(&self) -> Status {
+        ownership::judge(&self.game)
+    }
+
+    /// The result if the game were counted now, with the engine's judgement of dead stones.
+    pub fn final_score(&self) -> GameResult {
+        self.game.score(&self.status()).result()
+    }
+
+    /// The result once the game is over: by resignation, or counted after two passes.
+    pub fn result(&self) -> Option<GameResult> {
+        if let Some(loser) = self.resigned {
+            return Some(GameResult::Resignation {
+                winner: loser.opponent(),
+            });
+        }
+        self.game.is_over().then(|| self.final_score())
+    }
+
+    /// Who owns each point, by playouts from the position with the player to move.
+    pub fn ownership(&self) -> Ownership {
+        Ownership::estimate(
+            self.game.board(),
+            self.game.to_move(),
+            JUDGE_PLAYOUTS,
+            JUDGE_SEED,
+        )
+    }
+
+    /// The score the playouts expect, with the range of their outcomes.
+    pub fn estimate_score(&self) -> Estimate {
+        let handicap = self
+            .game
+            .rules()
+            .handicap_bonus
+            .points(self.game.handicap());
+        let white_extra = self.game.komi() + handicap;
+        let mut margins: Vec<f64> = self
+            .ownership()
+            .leads()
+            .iter()
+            .map(|&lead| f64::from(lead) - white_extra)
+            .collect();
+        margins.sort_by(f64::total_cmp);
+        let count = margins.len().max(1);
+        let at = |q: f64| {
+            let i = ((count - 1) as f64 * q).round() as usize;
+            margins.get(i).copied().unwrap_or(-white_extra)
+        };
+        Estimate {
+            black_margin: margins.iter().sum::<f64>() / count as f64,
+            low: at(0.1),
+            high: at(0.9),
+        }
+    }
+
+    /// Replaces the game with the one in the SGF file `path`, replayed up to (not including)
+    /// move `until` when given. On any error nothing changes.
+    pub fn load_sgf(&mut self, path: &Path, until: Option<usize>) -> Result<(), SgfError> {
+        let text = std::fs::read(path).map_err(|e| SgfError::Unreadable(e.to_string()))?;
+        let record = sgf::parse(&String::from_utf8_lossy(&text))?;
+        let game = record.replay(self.game.rules(), self.game.komi(), until)?;
+        self.game = game;
+        self.resigned = None;
+        Ok(())
+    }
+
+    /// The game so far as an SGF file (with the result once the game is over).
+    pub fn to_sgf(&self) -> String {
+        sgf::write(&self.game, self.result())
+    }
+}

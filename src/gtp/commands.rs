@@ -1,0 +1,565 @@
+//! Every GTP command hoshi knows: the required and standard ones of the spec (§6), the
+//! extensions that Sabaki, GoGui, gogui-twogtp and kgsGtp use, a few of GNU Go's debugging
+//! commands, and `hoshi-*` extensions. Each handler reads its arguments, asks the engine,
+//! and writes the answer; on failure nothing in the engine has changed.
+
+use super::args;
+use super::Command;
+use crate::board::Illegal;
+use crate::clock::TimeControl;
+use crate::coord::{Color, Move, Point, PointSet, Vertex};
+use crate::engine::Engine;
+use crate::handicap::HandicapError;
+use crate::player::{Choice, Mode};
+use crate::rules::Ruleset;
+use std::fmt;
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// Why a command failed. The texts are the spec's own where it has one (§6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    Syntax,
+    UnknownCommand,
+    UnacceptableSize,
+    /// `illegal move`, followed by the reason a player wants to hear.
+    Illegal(Illegal),
+    CannotUndo,
+    CannotLoad,
+    Handicap(HandicapError),
+    CannotSave,
+    EmptyPoint,
+    /// A bug inside the engine (a caught panic).
+    Internal,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Syntax => f.write_str("syntax error"),
+            Failure::UnknownCommand => f.write_str("unknown command"),
+            Failure::UnacceptableSize => f.write_str("unacceptable size"),
+            Failure::Illegal(why) => write!(f, "illegal move: {why}"),
+            Failure::CannotUndo => f.write_str("cannot undo"),
+            Failure::CannotLoad => f.write_str("cannot load file"),
+            Failure::Handicap(why) => write!(f, "{why}"),
+            Failure::CannotSave => f.write_str("cannot save file"),
+            Failure::EmptyPoint => f.write_str("vertex must not be empty"),
+            Failure::Internal => f.write_str("internal error"),
+        }
+    }
+}
+
+type Reply = Result<String, Failure>;
+type Handler = fn(&mut Engine, &[String]) -> Reply;
+
+/// The commands, in the order `list_commands` gives them.
+pub const COMMANDS: &[(&str, Handler)] = &[
+    // Required and standard (spec §6).
+    ("protocol_version", |_, a| fixed(a, "2")),
+    ("name", |_, a| fixed(a, "hoshi")),
+    ("version", |_, a| fixed(a, env!("CARGO_PKG_VERSION"))),
+    ("known_command", known_command),
+    ("list_commands", list_commands),
+    ("quit", |_, a| fixed(a, "")),
+    ("boardsize", boardsize),
+    ("clear_board", clear_board),
+    ("komi", komi),
+    ("play", play),
+    ("genmove", |e, a| genmove(e, a, Mode::Play)),
+    ("undo", undo),
+    ("fixed_handicap", fixed_handicap),
+    ("place_free_handicap", place_free_handicap),
+    ("set_free_handicap", set_free_handicap),
+    ("time_settings", time_settings),
+    ("time_left", time_left),
+    ("final_score", final_score),
+    ("final_status_list", final_status_list),
+    ("loadsgf", loadsgf),
+    ("reg_genmove", |e, a| genmove(e, a, Mode::Regression)),
+    ("showboard", showboard),
+    // Extensions of KGS, GoGui, GNU Go and others.
+    ("kgs-genmove_cleanup", |e, a| genmove(e, a, Mode::Cleanup)),
+    ("kgs-rules", kgs_rules),
+    ("kgs-time_settings", kgs_time_settings),
+    ("kgs-game_over", |_, a| fixed(a, "")),
+    ("gogui-analyze_commands", gogui_analyze_commands),
+    ("gogui-interrupt", |_, a| fixed(a, "")),
+    ("gogui-play_sequence", gogui_play_sequence),
+    ("gg-undo", gg_undo),
+    ("printsgf", printsgf),
+    ("cputime", cputime),
+    ("get_komi", |e, a| fixed(a, &e.game().komi().to_string())),
+    ("is_legal", is_legal),
+    ("all_legal", all_legal),
+    ("list_stones", list_stones),
+    ("captures", captures),
+    ("color", color),
+    ("countlib", countlib),
+    ("findlib", findlib),
+    ("echo", |_, a| Ok(a.join(" "))),
+    ("estimate_score", estimate_score),
+    // hoshi's own.
+    ("hoshi-rules", hoshi_rules),
+    ("hoshi-ownership", hoshi_ownership),
+];
+
+/// Runs `command`; command names are matched in any case.
+pub fn execute(engine: &mut Engine, command: &Command) -> Reply {
+    let name = command.name.to_ascii_lowercase();
+    match COMMANDS.iter().find(|(n, _)| *n == name) {
+        Some((_, handler)) => handler(engine, &command.args),
+        None => Err(Failure::UnknownCommand),
+    }
+}
+
+/// A command without arguments and with a fixed answer.
+fn fixed(args: &[String], answer: &str) -> Reply {
+    args::exactly::<0>(args)?;
+    Ok(answer.to_string())
+}
+
+fn known_command(_: &mut Engine, args: &[String]) -> Reply {
+    let [name] = args::exactly(args)?;
+    let known = COMMANDS.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+    Ok(known.to_string())
+}
+
+fn list_commands(_: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    Ok(COMMANDS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+fn boardsize(engine: &mut Engine, args: &[String]) -> Reply {
+    let [size] = args::exactly(args)?;
+    let size = args::int(size)?;
+    if engine.resize(size) {
+        Ok(String::new())
+    } else {
+        Err(Failure::UnacceptableSize)
+    }
+}
+
+fn clear_board(engine: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    engine.clear();
+    Ok(String::new())
+}
+
+fn komi(engine: &mut Engine, args: &[String]) -> Reply {
+    let [komi] = args::exactly(args)?;
+    engine.set_komi(args::float(komi)?);
+    Ok(String::new())
+}
+
+fn play(engine: &mut Engine, args: &[String]) -> Reply {
+    let [c, v] = args::exactly(args)?;
+    let (color, mv) = args::color_and_move(engine.game().board(), c, v)?;
+    engine.play(color, mv).map_err(Failure::Illegal)?;
+    Ok(String::new())
+}
+
+fn genmove(engine: &mut Engine, args: &[String], mode: Mode) -> Reply {
+    let [c] = args::exactly(args)?;
+    let color = args::color(c)?;
+    Ok(match engine.genmove(color, mode) {
+        Choice::Resign => "resign".to_string(),
+        Choice::Move(mv) => move_name(engine, mv),
+    })
+}
+
+/// A move as GTP writes it: `D4` or `pass`.
+fn move_name(engine: &Engine, mv: Move) -> String {
+    match mv {
+        Move::Pass => "pass".to_string(),
+        Move::Play(p) => engine.game().board().geometry().name(p),
+    }
+}
+
+fn undo(engine: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    take_back(engine, 1)
+}
+
+/// `gg-undo [n]`: takes back n moves (1 by default), or none if there are fewer.
+fn gg_undo(engine: &mut Engine, args: &[String]) -> Reply {
+    let moves = args::optional(args)?.map_or(Ok(1), args::int)?;
+    take_back(engine, moves)
+}
+
+fn take_back(engine: &mut Engine, moves: usize) -> Reply {
+    if engine.undo(moves) {
+        Ok(String::new())
+    } else {
+        Err(Failure::CannotUndo)
+    }
+}
+
+fn fixed_handicap(engine: &mut Engine, args: &[String]) -> Reply {
+    let [n] = args::exactly(args)?;
+    let stones = args::int(n)?;
+    let placed = engine.fixed_handicap(stones).map_err(Failure::Handicap)?;
+    Ok(vertex_list(&placed))
+}
+
+fn place_free_handicap(engine: &mut Engine, args: &[String]) -> Reply {
+    let [n] = args::exactly(args)?;
+    let stones = args::int(n)?;
+    let placed = engine.free_handicap(stones).map_err(Failure::Handicap)?;
+    Ok(vertex_list(&placed))
+}
+
+/// `set_free_handicap v...`: any unreadable vertex or a pass makes a bad vertex list.
+fn set_free_handicap(engine: &mut Engine, args: &[String]) -> Reply {
+    let bad = Failure::Handicap(HandicapError::BadVertexList);
+    let vertices = args
+        .iter()
+        .map(|a| args::vertex(a).ok().flatten().ok_or(bad))
+        .collect::<Result<Vec<Vertex>, Failure>>()?;
+    engine.set_handicap(&vertices).map_err(Failure::Handicap)?;
+    Ok(String::new())
+}
+
+fn vertex_list(vertices: &[Vertex]) -> String {
+    vertices
+        .iter()
+        .map(Vertex::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `time_settings main_time byo_yomi_time byo_yomi_stones` (Canadian byo-yomi).
+fn time_settings(engine: &mut Engine, args: &[String]) -> Reply {
+    let [main, period, stones] = args::exactly(args)?;
+    let control = TimeControl::from_gtp(
+        args::duration(main)?,
+        args::duration(period)?,
+        count(stones)?,
+    );
+    engine.set_time_control(control);
+    Ok(String::new())
+}
+
+/// A count of stones or periods.
+fn count(text: &str) -> Result<u32, Failure> {
+    args::int(text).map(|n| n as u32)
+}
+
+/// `time_left color time stones`. Negative times have been seen from servers and mean
+/// no time left.
+fn time_left(engine: &mut Engine, args: &[String]) -> Reply {
+    let [c, time, stones] = args::exactly(args)?;
+    let color = args::color(c)?;
+    let (seconds, stones) = (args::float(time)?, count(stones)?);
+    engine.clock_mut().set_left(color, seconds, stones);
+    Ok(String::new())
+}
+
+/// `kgs-time_settings none | absolute M | byoyomi M P N | canadian M P S`.
+fn kgs_time_settings(engine: &mut Engine, args: &[String]) -> Reply {
+    let (system, rest) = args.split_first().ok_or(Failure::Syntax)?;
+    let control = match (system.to_ascii_lowercase().as_str(), rest) {
+        ("none", []) => TimeControl::Unlimited,
+        ("absolute", [main]) => TimeControl::Absolute {
+            main: args::duration(main)?,
+        },
+        ("byoyomi", [main, period, periods]) => TimeControl::Byoyomi {
+            main: args::duration(main)?,
+            period: args::duration(period)?,
+            periods: count(periods)?,
+        },
+        ("canadian", [main, period, stones]) => TimeControl::Canadian {
+            main: args::duration(main)?,
+            period: args::duration(period)?,
+            stones: count(stones)?,
+        },
+        _ => return Err(Failure::Syntax),
+    };
+    engine.set_time_control(control);
+    Ok(String::new())
+}
+
+fn final_score(engine: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    Ok(engine.final_score().to_string())
+}
+
+/// `final_status_list alive|dead|seki`: one chain per line, as GNU Go prints it.
+fn final_status_list(engine: &mut Engine, args: &[String]) -> Reply {
+    let [which] = args::exactly(args)?;
+    let status = engine.status();
+    let board = engine.game().board();
+    let wanted: PointSet = match which.to_ascii_lowercase().as_str() {
+        "dead" => status.dead,
+        "seki" => status.seki,
+        "alive" => board
+            .geometry()
+            .points()
+            .filter(|&p| board.cell(p).is_stone())
+            .filter(|&p| !status.dead.contains(p) && !status.seki.contains(p))
+            .collect(),
+        _ => return Err(Failure::Syntax),
+    };
+    Ok(chains_by_line(engine, &wanted))
+}
+
+/// The stones of `set`, one chain per line, each line and chain in board order.
+fn chains_by_line(engine: &Engine, set: &PointSet) -> String {
+    let board = engine.game().board();
+    let mut done = PointSet::new();
+    let mut lines = Vec::new();
+    for p in board.geometry().points().filter(|&p| set.contains(p)) {
+        if done.contains(p) {
+            continue;
+        }
+        let mut chain: Vec<Point> = board.chain_stones(p).filter(|&s| set.contains(s)).collect();
+        chain.sort();
+        chain.iter().for_each(|&s| {
+            done.insert(s);
+        });
+        lines.push(point_names(engine, &chain));
+    }
+    lines.join("\n")
+}
+
+fn point_names(engine: &Engine, points: &[Point]) -> String {
+    let g = engine.game().board().geometry();
+    points
+        .iter()
+        .map(|&p| g.name(p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `loadsgf file [move_number]`: replays up to, not including, move_number.
+fn loadsgf(engine: &mut Engine, args: &[String]) -> Reply {
+    let (file, until) = match args {
+        [file] => (file, None),
+        [file, n] => (file, Some(args::int(n)?)),
+        _ => return Err(Failure::Syntax),
+    };
+    engine.load_sgf(Path::new(file), until).map_err(|why| {
+        log::warn!("loadsgf {file}: {why}");
+        Failure::CannotLoad
+    })?;
+    Ok(String::new())
+}
+
+/// `printsgf [file]`: the game as SGF, or written to `file`.
+fn printsgf(engine: &mut Engine, args: &[String]) -> Reply {
+    let sgf = engine.to_sgf();
+    match args::optional(args)? {
+        None => Ok(sgf),
+        Some(file) => std::fs::write(file, sgf)
+            .map(|_| String::new())
+            .map_err(|why| {
+                log::warn!("printsgf {file}: {why}");
+                Failure::CannotSave
+            }),
+    }
+}
+
+/// The board with coordinates, then what a player wants to know beside it.
+fn showboard(engine: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    let game = engine.game();
+    let to_move = match game.to_move() {
+        Color::Black => "Black",
+        Color::White => "White",
+    };
+    Ok(format!(
+        "\n{}\nBlack (X) has captured {} stones\nWhite (O) has captured {} stones\n\
+         move {}, {to_move} to play, komi {}, {} rules, handicap {}",
+        game.board().diagram(),
+        game.prisoners(Color::Black),
+        game.prisoners(Color::White),
+        game.move_number(),
+        game.komi(),
+        game.rules(),
+        game.handicap(),
+    ))
+}
+
+/// `kgs-rules japanese|chinese|aga|new_zealand`.
+fn kgs_rules(engine: &mut Engine, args: &[String]) -> Reply {
+    let [name] = args::exactly(args)?;
+    set_rules(engine, name)
+}
+
+/// `hoshi-rules [name]`: shows the ruleset, or sets any preset (french, chinese, japanese,
+/// aga, new-zealand, tromp-taylor).
+fn hoshi_rules(engine: &mut Engine, args: &[String]) -> Reply {
+    match args::optional(args)? {
+        None => Ok(engine.game().rules().to_string()),
+        Some(name) => set_rules(engine, name),
+    }
+}
+
+fn set_rules(engine: &mut Engine, name: &str) -> Reply {
+    let rules = Ruleset::from_name(name).ok_or(Failure::Syntax)?;
+    engine.set_rules(rules);
+    Ok(String::new())
+}
+
+/// GoGui's analyze menu: `type/label/command` per line.
+fn gogui_analyze_commands(_: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    Ok([
+        "dboard/Ownership/hoshi-ownership",
+        "plist/Dead Stones/final_status_list dead",
+        "plist/Seki Stones/final_status_list seki",
+        "string/Final Score/final_score",
+        "string/Estimated Score/estimate_score",
+        "plist/Legal Moves/all_legal %m",
+        "string/Rules/hoshi-rules",
+        "none/Set Rules/hoshi-rules %s",
+        "none/Save SGF/printsgf %w",
+    ]
+    .join("\n"))
+}
+
+/// `gogui-play_sequence b D4 w Q16 ...`: all the moves, or none if one is refused.
+fn gogui_play_sequence(engine: &mut Engine, args: &[String]) -> Reply {
+    if !args.len().is_multiple_of(2) {
+        return Err(Failure::Syntax);
+    }
+    let board = engine.game().board();
+    let moves = args
+        .chunks(2)
+        .map(|pair| args::color_and_move(board, &pair[0], &pair[1]))
+        .collect::<Result<Vec<_>, Failure>>()?;
+    engine.play_sequence(&moves).map_err(Failure::Illegal)?;
+    Ok(String::new())
+}
+
+/// When the process started, for `cputime` where the system cannot tell CPU time.
+static STARTED: OnceLock<Instant> = OnceLock::new();
+
+pub(super) fn start_cpu_clock() {
+    STARTED.get_or_init(Instant::now);
+}
+
+/// `cputime`: seconds of CPU the process used (gogui-twogtp's statistics). Read from
+/// /proc on Linux; elsewhere the time since start stands in.
+fn cputime(_: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    let seconds = proc_cpu_seconds()
+        .unwrap_or_else(|| STARTED.get_or_init(Instant::now).elapsed().as_secs_f64());
+    Ok(format!("{seconds:.3}"))
+}
+
+/// User + system time from /proc/self/stat (fields 14 and 15, in ticks of 1/100 s).
+fn proc_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
+}
+
+fn is_legal(engine: &mut Engine, args: &[String]) -> Reply {
+    let [c, v] = args::exactly(args)?;
+    let legal = match args::color_and_move(engine.game().board(), c, v) {
+        Ok((color, mv)) => engine.game().is_legal(color, mv),
+        Err(Failure::Illegal(_)) => false,
+        Err(other) => return Err(other),
+    };
+    Ok(if legal { "1" } else { "0" }.to_string())
+}
+
+fn all_legal(engine: &mut Engine, args: &[String]) -> Reply {
+    let [c] = args::exactly(args)?;
+    let points = engine.game().legal_points(args::color(c)?);
+    Ok(point_names(engine, &points))
+}
+
+fn list_stones(engine: &mut Engine, args: &[String]) -> Reply {
+    let [c] = args::exactly(args)?;
+    let color = args::color(c)?;
+    let board = engine.game().board();
+    let stones: Vec<Point> = board
+        .geometry()
+        .points()
+        .filter(|&p| board.color_at(p) == Some(color))
+        .collect();
+    Ok(point_names(engine, &stones))
+}
+
+fn captures(engine: &mut Engine, args: &[String]) -> Reply {
+    let [c] = args::exactly(args)?;
+    Ok(engine.game().prisoners(args::color(c)?).to_string())
+}
+
+fn color(engine: &mut Engine, args: &[String]) -> Reply {
+    let [v] = args::exactly(args)?;
+    let board = engine.game().board();
+    let p = args::point(board, v)?;
+    Ok(board
+        .color_at(p)
+        .map_or("empty".to_string(), |c| c.to_string()))
+}
+
+fn countlib(engine: &mut Engine, args: &[String]) -> Reply {
+    let p = occupied_point(engine, args)?;
+    Ok(engine.game().board().liberty_count(p).to_string())
+}
+
+fn findlib(engine: &mut Engine, args: &[String]) -> Reply {
+    let p = occupied_point(engine, args)?;
+    let liberties = engine.game().board().liberties(p);
+    Ok(point_names(engine, &liberties))
+}
+
+/// The one argument, a point that holds a stone.
+fn occupied_point(engine: &Engine, args: &[String]) -> Result<Point, Failure> {
+    let [v] = args::exactly(args)?;
+    let board = engine.game().board();
+    let p = args::point(board, v)?;
+    if board.cell(p).is_stone() {
+        Ok(p)
+    } else {
+        Err(Failure::EmptyPoint)
+    }
+}
+
+/// `estimate_score`, as GNU Go writes it: the expected result, then the range of White's
+/// margin in 80% of the playouts (positive: White ahead).
+fn estimate_score(engine: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    let estimate = engine.estimate_score();
+    let margin = estimate.black_margin;
+    let result = if margin > 0.0 {
+        format!("B+{margin:.1}")
+    } else if margin < 0.0 {
+        format!("W+{:.1}", -margin)
+    } else {
+        "0".to_string()
+    };
+    Ok(format!(
+        "{result} (upper bound: {:.1}, lower: {:.1})",
+        -estimate.low, -estimate.high
+    ))
+}
+
+/// Ownership for GoGui's `dboard`: one row per line from the top, +1 Black to -1 White.
+fn hoshi_ownership(engine: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    let ownership = engine.ownership();
+    let g = engine.game().board().geometry();
+    let size = g.size();
+    let rows: Vec<String> = (0..size)
+        .rev()
+        .map(|row| {
+            (0..size)
+                .map(|col| format!("{:.2}", ownership.value(g.point(Vertex::new(col, row)))))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    Ok(rows.join("\n"))
+}
