@@ -667,18 +667,18 @@ impl Board {
         loop {
             self.lift_stone(color, s);
             count += 1;
-            let mut credited = [Point::NONE; 4];
-            let mut k = 0;
-            for n in self.geometry.neighbours(s) {
-                let c = self.cell(n);
-                if c.is_stone() && c != removed {
-                    let nh = self.head[n.index()];
-                    if !credited[..k].contains(&nh) {
-                        credited[k] = nh;
-                        k += 1;
-                        self.liberties[nh.index()] += 1;
-                    }
-                }
+            // Credit each distinct neighbouring chain once. Neighbours that are empty (head
+            // NONE) or still part of the chain being removed (head h) get nothing.
+            let [a, b, c, d] = self.geometry.neighbours(s).map(|n| self.head[n.index()]);
+            let skip = |x: Point| x == Point::NONE || x == h;
+            let credit = [
+                !skip(a),
+                !skip(b) && b != a,
+                !skip(c) && c != a && c != b,
+                !skip(d) && d != a && d != b && d != c,
+            ];
+            for (x, gets) in [a, b, c, d].into_iter().zip(credit) {
+                self.liberties[x.index()] += u16::from(gets);
             }
             s = self.next_stone[s.index()];
             if s == h {
