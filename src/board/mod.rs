@@ -345,11 +345,9 @@ impl Board {
         let mut bad = 0;
         let mut edge = false;
         for d in self.geometry.diagonals(p) {
-            match self.cell(d) {
-                c if c == enemy => bad += 1,
-                Cell::Border => edge = true,
-                _ => {}
-            }
+            let c = self.cell(d);
+            bad += usize::from(c == enemy);
+            edge |= c == Cell::Border;
         }
         bad + usize::from(edge) < 2
     }
@@ -374,17 +372,15 @@ impl Board {
             return false;
         }
         let own = Cell::stone(color);
-        let breathes = self.geometry.neighbours(p).into_iter().any(|n| {
+        let enemy = Cell::stone(color.opponent());
+        let mut breathes = false;
+        for n in self.geometry.neighbours(p) {
             let c = self.cell(n);
-            c.is_stone() && {
-                let libs = self.liberties[self.head[n.index()].index()];
-                if c == own {
-                    libs > 1
-                } else {
-                    libs == 1
-                }
-            }
-        });
+            // Off stones the head is NONE and its liberty slot a dummy: the colour tests
+            // discard it, without a branch.
+            let libs = self.liberties[self.head[n.index()].index()];
+            breathes |= (c == own) & (libs > 1) | (c == enemy) & (libs == 1);
+        }
         breathes || (surrounded_by_own && self.multi_stone_suicide)
     }
 
