@@ -1,0 +1,95 @@
+# Scoring finished games: final_score and final_status_list, with the dead stones and seki
+# judged by Monte Carlo ownership; French, Japanese and Tromp-Taylor counts.
+
+# The counting example of the French rules: Black 42 points, White 39 + 7.5.
+1 loadsgf sgf/french_count.sgf
+2 final_score
+#? [W\+4\.5]
+
+3 final_status_list dead
+#? []
+
+4 final_status_list seki
+#? []
+
+5 final_status_list alive
+#? [E1 E2 E3 E4 E5 D6 E6 D7 D8 D9\nF1 F2 F3 F4 F5 F6 E7 F7 E8 E9]
+
+# The same with a dead White stone on B4 and a dead Black stone on H7: they are removed,
+# their points count for the owner of the area, and the result stays W+4.5.
+10 loadsgf sgf/dead_stones.sgf
+11 final_status_list dead
+#? [B4\nH7]
+
+12 final_status_list DEAD
+#? [B4\nH7]
+
+13 final_score
+#? [W\+4\.5]
+
+14 final_status_list alive
+#? [E1 E2 E3 E4 E5 D6 E6 D7 D8 D9\nF1 F2 F3 F4 F5 F6 E7 F7 E8 E9]
+
+# Japanese rules: territory and prisoners (the dead stones), 33 to 30 + 7.5.
+15 kgs-rules japanese
+16 final_score
+#? [W\+4\.5]
+
+# Tromp-Taylor: nothing is dead, so each dead stone spoils the area around it:
+# 11 stones each, every empty point neutral.
+17 hoshi-rules tromp-taylor
+18 final_status_list dead
+#? []
+
+19 final_score
+#? [W\+7\.5]
+
+# A seki under Japanese rules: the eyes of the seki count for nobody.
+20 loadsgf sgf/seki.sgf
+21 final_status_list seki
+#? [B1 E1 B2 E2 B3 C3 D3 E3\nC2 D2]
+
+22 final_status_list dead
+#? []
+
+23 final_status_list alive
+#? [A1 F1 A2 F2 A3 F3 A4 B4 C4 D4 E4 F4]
+
+24 final_score
+#? [B\+49\.5]
+
+# Two passes end the game; the count and the SGF result agree.
+25 play b pass
+26 play w pass
+27 printsgf
+#? [.*RE\[B\+49\.5\].*]
+
+final_status_list
+#! [syntax error]
+
+final_status_list black_territory
+#! [syntax error]
+
+final_status_list dead alive
+#! [syntax error]
+
+final_score now
+#! [syntax error]
+
+# An empty board: nothing on it, a draw with komi 0, White by komi otherwise.
+boardsize 9
+clear_board
+30 komi 0
+31 final_score
+#? [0]
+
+32 komi 6.5
+33 final_score
+#? [W\+6\.5]
+
+# estimate_score, in GNU Go's words: the expected result, then White's margin range.
+34 estimate_score
+#? [(?:[BW]\+\d+\.\d|0) \(upper bound: -?\d+\.\d, lower: -?\d+\.\d\)]
+
+estimate_score please
+#! [syntax error]
