@@ -563,3 +563,58 @@ fn hoshi_ownership(engine: &mut Engine, args: &[String]) -> Reply {
         .collect();
     Ok(rows.join("\n"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::TimeLeft;
+    use crate::engine::Settings;
+
+    fn run(engine: &mut Engine, line: &str) -> Reply {
+        let command = super::super::parse_line(line.as_bytes()).expect("a command");
+        execute(engine, &command)
+    }
+
+    #[test]
+    fn time_commands_store_their_values_and_refusals_change_nothing() {
+        let mut engine = Engine::new(Settings::default());
+        assert_eq!(
+            run(&mut engine, "time_settings 300 30 5"),
+            Ok(String::new())
+        );
+        let canadian = TimeControl::Canadian {
+            main: 300.0,
+            period: 30.0,
+            stones: 5,
+        };
+        assert_eq!(engine.clock().control, canadian);
+        assert!(run(&mut engine, "time_left b 120.5 3").is_ok());
+        let left = Some(TimeLeft {
+            seconds: 120.5,
+            stones: 3,
+        });
+        assert_eq!(engine.clock().left[0], left);
+        for bad in [
+            "time_settings 1 2",
+            "time_settings 1 2 x",
+            "time_left w 10",
+            "time_left w 10 -1",
+            "kgs-time_settings byoyomi 600 30",
+            "kgs-time_settings fischer 1 2",
+        ] {
+            assert_eq!(run(&mut engine, bad), Err(Failure::Syntax), "{bad}");
+        }
+        assert_eq!(engine.clock().control, canadian);
+        assert_eq!(engine.clock().left, [left, None]);
+        assert!(run(&mut engine, "time_left w -3 0").is_ok());
+        assert_eq!(engine.clock().left[1].map(|t| t.seconds), Some(0.0));
+        assert!(run(&mut engine, "kgs-time_settings byoyomi 600 30 5").is_ok());
+        let byoyomi = TimeControl::Byoyomi {
+            main: 600.0,
+            period: 30.0,
+            periods: 5,
+        };
+        assert_eq!(engine.clock().control, byoyomi);
+        assert_eq!(engine.clock().left, [None, None]);
+    }
+}
