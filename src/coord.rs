@@ -280,9 +280,10 @@ impl Geometry {
 }
 
 /// A move: a stone on a point, or a pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Move {
     Play(Point),
+    #[default]
     Pass,
 }
 

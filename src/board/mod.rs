@@ -14,6 +14,7 @@
 //! * removing a captured chain gives one liberty per removed stone to each distinct
 //!   neighbouring chain.
 
+pub mod tactics;
 pub mod zobrist;
 
 use crate::coord::{Color, Geometry, Move, Point, SLOTS};

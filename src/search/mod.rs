@@ -1,0 +1,645 @@
+//! The player's brain: Monte Carlo tree search with RAVE.
+//!
+//! Each simulation walks down the tree from the current position choosing moves by a blend
+//! of their win rate and their AMAF (all-moves-as-first) win rate, expands a leaf once it has
+//! been visited often enough (children start with prior knowledge as virtual games), then
+//! plays the game out with the playout policy and counts it. The result is added to every
+//! node on the way, and as AMAF evidence to the siblings whose move the simulation played
+//! later. Several threads share one tree; a simulation in flight counts as a loss for its
+//! nodes until it finishes (virtual loss), which spreads the threads over different lines.
+//!
+//! The formula (Silver's minimum-MSE schedule, used by Pachi, Fuego and michi):
+//! `value = (1 - β)·Q + β·AMAF`, `β = r / (r + n + r·n/K)`, with `n` visits, `r` AMAF
+//! visits and `K` the RAVE equivalence; no exploration term: priors and RAVE explore.
+
+pub mod patterns;
+pub mod policy;
+pub mod priors;
+pub mod tree;
+
+use crate::board::Board;
+use crate::coord::{Color, Move, SLOTS};
+use crate::game::Game;
+use crate::playout::area_lead;
+use crate::rules::Scoring;
+use policy::{MoveRecord, PolicyConfig};
+use priors::Priors;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use tree::{NewChild, Tree, ROOT};
+
+/// How the search plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    pub policy: PolicyConfig,
+    /// RAVE equivalence `K`: how many real visits a node needs before its own win rate
+    /// weighs as much as the AMAF one.
+    pub rave_equivalence: f64,
+    /// Real simulations through a leaf before it gets children.
+    pub expand_after: u32,
+    /// Whether new nodes get Go knowledge as priors (else only the even prior).
+    pub priors: bool,
+    pub threads: usize,
+    /// Memory the tree's nodes may use, in bytes.
+    pub max_memory: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            policy: PolicyConfig::HEAVY,
+            rave_equivalence: 3000.0,
+            expand_after: 8,
+            priors: true,
+            threads: 1,
+            max_memory: 1 << 30,
+        }
+    }
+}
+
+/// When to stop thinking. The search stops at the first limit reached, or earlier when the
+/// best move can no longer change.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Budget {
+    pub playouts: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+/// One candidate move at the root.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    pub mv: Move,
+    /// Simulations played through it (priors excluded).
+    pub playouts: u32,
+    /// Its win rate for the player to move.
+    pub winrate: f64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The most simulated move.
+    pub best: Move,
+    /// Its win rate for the player to move.
+    pub winrate: f64,
+    /// Root moves, most simulated first.
+    pub candidates: Vec<Candidate>,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    /// Simulations run by this search (not counting those reused from the previous tree).
+    pub playouts: u64,
+    pub elapsed: Duration,
+    pub tree_nodes: usize,
+    pub tree_memory: usize,
+}
+
+/// The fixed facts of the position searched from.
+struct Root {
+    board: Board,
+    to_move: Color,
+    last: Move,
+    second_last: Move,
+    passes: u32,
+    /// Komi plus White's handicap bonus: what Black's area lead must exceed.
+    komi: f64,
+}
+
+/// A search that keeps its tree from one move to the next.
+pub struct Search {
+    config: SearchConfig,
+    tree: Option<Tree>,
+    /// The game the tree was built for: its moves and settings, to find the new root.
+    tree_game: Option<TreeKey>,
+    seed: u64,
+}
+
+#[derive(Clone, PartialEq)]
+struct TreeKey {
+    start_hash: u64,
+    size: usize,
+    komi: f64,
+    rules: &'static str,
+    moves: Vec<(Color, Move)>,
+}
+
+impl TreeKey {
+    fn of(game: &Game) -> TreeKey {
+        let mut replay = game.clone();
+        while replay.undo() {}
+        TreeKey {
+            start_hash: replay.board().hash() ^ replay.to_move().index() as u64,
+            size: game.size(),
+            komi: game.komi(),
+            rules: game.rules().name,
+            moves: game.history().iter().map(|t| (t.color, t.mv)).collect(),
+        }
+    }
+}
+
+/// Per-thread working memory, reused across simulations.
+struct Scratch {
+    board: Board,
+    rng: SmallRng,
+    path: Vec<u32>,
+    /// For each node of the path, how many stones the simulation had played when it was there.
+    starts: Vec<usize>,
+    moves: MoveRecord,
+    /// AMAF sweep: colour of the first stone seen on each point (0 none, 1 black, 2 white).
+    first: Box<[u8; SLOTS]>,
+}
+
+impl Search {
+    pub fn new(config: SearchConfig, seed: u64) -> Search {
+        Search {
+            config,
+            tree: None,
+            tree_game: None,
+            seed,
+        }
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    pub fn set_config(&mut self, config: SearchConfig) {
+        if config != self.config {
+            self.config = config;
+            self.forget();
+        }
+    }
+
+    /// Drops the tree (a new game, changed settings).
+    pub fn forget(&mut self) {
+        self.tree = None;
+        self.tree_game = None;
+    }
+
+    /// Searches `game` for `color`'s move within `budget`; `stop` ends it early from outside.
+    pub fn run(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        let started = Instant::now();
+        let root = root_of(game, color);
+        let tree = self.take_tree(game, color);
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        expand_root(&tree, game, &root, &self.config);
+
+        let playouts = AtomicU64::new(0);
+        let finished = AtomicBool::new(false);
+        let threads = self.config.threads.max(1);
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let (tree, root, config) = (&tree, &root, &self.config);
+                let (playouts, finished) = (&playouts, &finished);
+                let seed = self.seed ^ (t as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
+                scope.spawn(move || {
+                    let mut scratch = Scratch::new(root, seed);
+                    let limits = Limits {
+                        budget,
+                        started,
+                        stop,
+                        finished,
+                        playouts,
+                    };
+                    while limits.another(tree, t == 0) {
+                        simulate(tree, root, config, &mut scratch);
+                    }
+                });
+            }
+        });
+
+        let result = summarize(
+            &tree,
+            game,
+            color,
+            playouts.load(Relaxed),
+            started.elapsed(),
+        );
+        log::debug!(
+            "search: {} playouts in {:.2?}, best {:?} at {:.1}%, {} nodes",
+            result.playouts,
+            result.elapsed,
+            result.best,
+            100.0 * result.winrate,
+            result.tree_nodes
+        );
+        self.tree = Some(tree);
+        self.tree_game = Some(TreeKey::of(game));
+        result
+    }
+
+    /// The previous tree re-rooted at the current position when the game continued from
+    /// it, else a new tree.
+    fn take_tree(&mut self, game: &Game, color: Color) -> Tree {
+        let key = TreeKey::of(game);
+        let reused = match (self.tree.take(), self.tree_game.take()) {
+            (Some(tree), Some(old)) => descend(&tree, &old, &key, color)
+                .map(|index| tree.subtree(index, self.config.max_memory)),
+            _ => None,
+        };
+        reused.unwrap_or_else(|| Tree::new(self.config.max_memory))
+    }
+}
+
+/// The node of `tree` (built for `old`) that is the position of `new`, if `new` continues
+/// `old` along moves the tree has, with `color` to play as the tree expects.
+fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey, color: Color) -> Option<u32> {
+    let same_game = old.start_hash == new.start_hash
+        && old.size == new.size
+        && old.komi == new.komi
+        && old.rules == new.rules
+        && new.moves.starts_with(&old.moves);
+    if !same_game {
+        return None;
+    }
+    let mut index = ROOT;
+    let added = &new.moves[old.moves.len()..];
+    // The tree alternates colours: the moves since must alternate and end with `color` to play.
+    if let Some(&(last_color, _)) = added.last() {
+        if last_color == color {
+            return None;
+        }
+    }
+    for &(_, mv) in added {
+        index = tree.child_with_move(index, mv)?;
+    }
+    Some(index)
+}
+
+fn root_of(game: &Game, color: Color) -> Root {
+    let history = game.history();
+    let nth_last = |k: usize| {
+        history
+            .len()
+            .checked_sub(k)
+            .map_or(Move::Pass, |i| history[i].mv)
+    };
+    let rules = game.rules();
+    let bonus = match rules.scoring {
+        Scoring::Area => rules.handicap_bonus.points(game.handicap()),
+        Scoring::Territory => 0.0,
+    };
+    Root {
+        board: game.board().clone(),
+        to_move: color,
+        last: nth_last(1),
+        second_last: nth_last(2),
+        passes: game.passes(),
+        komi: game.komi() + bonus,
+    }
+}
+
+/// Gives the root its children: every move legal under the full rules (superko included),
+/// and pass.
+fn expand_root(tree: &Tree, game: &Game, root: &Root, config: &SearchConfig) {
+    if tree.node(ROOT).is_expanded() {
+        // A reused root got its children as an inner node, under simple ko only: moves the
+        // full rules forbid here (superko) are banned from selection.
+        for child in tree.node(ROOT).children() {
+            if !game.is_legal(root.to_move, tree.node(child).mv()) {
+                tree.node(child).ban();
+            }
+        }
+        return;
+    }
+    if !tree.try_begin_expansion(ROOT) {
+        return;
+    }
+    let mut moves: Vec<Move> = game
+        .legal_points(root.to_move)
+        .into_iter()
+        .map(Move::Play)
+        .collect();
+    moves.push(Move::Pass);
+    let children = with_priors(
+        &root.board,
+        root.to_move,
+        root.last,
+        root.second_last,
+        &moves,
+        config,
+    );
+    tree.expand(ROOT, &children);
+}
+
+fn with_priors(
+    board: &Board,
+    color: Color,
+    last: Move,
+    second_last: Move,
+    moves: &[Move],
+    config: &SearchConfig,
+) -> Vec<NewChild> {
+    let priors = config
+        .priors
+        .then(|| Priors::new(board, color, last, second_last));
+    moves
+        .iter()
+        .map(|&mv| {
+            let (prior_wins, prior_games) = match &priors {
+                Some(p) => p.of(board, color, mv),
+                None => (0.5 * priors::EVEN, priors::EVEN),
+            };
+            NewChild {
+                mv,
+                prior_wins,
+                prior_games,
+            }
+        })
+        .collect()
+}
+
+/// The children of an inner node: legal moves (simple ko) that do not fill one of the
+/// mover's own eyes, and pass once the board is half full or after a pass.
+fn inner_moves(board: &Board, color: Color, last: Move) -> Vec<Move> {
+    let mut moves: Vec<Move> = board
+        .empty_points()
+        .iter()
+        .copied()
+        .filter(|&p| board.check(color, p).is_ok() && !board.is_eye(p, color))
+        .map(Move::Play)
+        .collect();
+    let area = board.size() * board.size();
+    if board.empty_points().len() * 2 < area || last == Move::Pass || moves.is_empty() {
+        moves.push(Move::Pass);
+    }
+    moves
+}
+
+struct Limits<'a> {
+    budget: Budget,
+    started: Instant,
+    stop: &'a AtomicBool,
+    finished: &'a AtomicBool,
+    playouts: &'a AtomicU64,
+}
+
+impl Limits<'_> {
+    /// Whether to run another simulation (and counts it). The first thread also checks, now
+    /// and then, whether the best move can still change.
+    fn another(&self, tree: &Tree, watcher: bool) -> bool {
+        if self.stop.load(Relaxed) || self.finished.load(Relaxed) {
+            return false;
+        }
+        let n = self.playouts.fetch_add(1, Relaxed);
+        let over = self.budget.playouts.is_some_and(|limit| n >= limit)
+            || (n % 16 == 0
+                && self
+                    .budget
+                    .time
+                    .is_some_and(|t| self.started.elapsed() >= t))
+            || (watcher && n % 256 == 255 && self.settled(tree, n));
+        if over {
+            self.finished.store(true, Relaxed);
+            self.playouts.fetch_sub(1, Relaxed);
+        }
+        !over
+    }
+
+    /// Whether the most simulated root move is so far ahead that the simulations left
+    /// cannot let another one catch up.
+    fn settled(&self, tree: &Tree, done: u64) -> bool {
+        let mut visits: Vec<u32> = tree
+            .node(ROOT)
+            .children()
+            .map(|c| tree.node(c).stats().playouts())
+            .collect();
+        if visits.len() < 2 {
+            return visits.len() == 1;
+        }
+        visits.sort_unstable_by(|a, b| b.cmp(a));
+        let lead = u64::from(visits[0] - visits[1]);
+        let by_playouts = self.budget.playouts.map(|l| l.saturating_sub(done));
+        let by_time = self.budget.time.map(|t| {
+            let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
+            let rate = done as f64 / elapsed;
+            (rate * (t.as_secs_f64() - elapsed).max(0.0)) as u64
+        });
+        let left = match (by_playouts, by_time) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => return false,
+        };
+        lead > left
+    }
+}
+
+impl Scratch {
+    fn new(root: &Root, seed: u64) -> Scratch {
+        Scratch {
+            board: root.board.clone(),
+            rng: SmallRng::seed_from_u64(seed),
+            path: Vec::with_capacity(64),
+            starts: Vec::with_capacity(64),
+            moves: Vec::with_capacity(4 * root.board.size() * root.board.size()),
+            first: Box::new([0; SLOTS]),
+        }
+    }
+}
+
+/// One simulation: descend, expand, play out, back up.
+fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, s: &mut Scratch) {
+    s.board.copy_from(&root.board);
+    s.path.clear();
+    s.starts.clear();
+    s.moves.clear();
+    let (mut color, mut last, mut second_last) = (root.to_move, root.last, root.second_last);
+    let mut passes = root.passes;
+    let mut index = ROOT;
+    tree.node(ROOT).add_visit();
+    s.path.push(ROOT);
+    loop {
+        s.starts.push(s.moves.len());
+        let node = tree.node(index);
+        if !node.is_expanded() {
+            let ready = node.stats().playouts() >= config.expand_after;
+            if !(ready && tree.try_begin_expansion(index)) {
+                break;
+            }
+            let moves = inner_moves(&s.board, color, last);
+            let children = with_priors(&s.board, color, last, second_last, &moves, config);
+            if !tree.expand(index, &children) {
+                break;
+            }
+        }
+        let Some(child) = select(tree, index, config) else {
+            break;
+        };
+        tree.node(child).add_visit();
+        s.path.push(child);
+        let mv = tree.node(child).mv();
+        match mv {
+            Move::Play(p) => {
+                s.board.place(color, p);
+                s.moves.push((p, color));
+                passes = 0;
+            }
+            Move::Pass => {
+                s.board.pass();
+                passes += 1;
+            }
+        }
+        (second_last, last, color, index) = (last, mv, color.opponent(), child);
+        if passes >= 2 {
+            break;
+        }
+    }
+    let lead = if passes >= 2 {
+        area_lead(&s.board)
+    } else {
+        policy::play_out(
+            &mut s.board,
+            color,
+            last,
+            &config.policy,
+            &mut s.rng,
+            &mut s.moves,
+        )
+    };
+    let margin = f64::from(lead) - root.komi;
+    let black = match margin.partial_cmp(&0.0) {
+        Some(std::cmp::Ordering::Greater) => 2,
+        Some(std::cmp::Ordering::Less) => 0,
+        _ => 1,
+    };
+    let half_points = |c: Color| if c == Color::Black { black } else { 2 - black };
+    back_up(tree, root, s, half_points);
+}
+
+/// Adds the result to the path, and AMAF evidence to the children of each node on it.
+fn back_up(tree: &Tree, root: &Root, s: &mut Scratch, half_points: impl Fn(Color) -> u32) {
+    // The node at depth d holds the move of the player to move at depth d - 1.
+    let mover = |depth: usize| {
+        if depth % 2 == 1 {
+            root.to_move
+        } else {
+            root.to_move.opponent()
+        }
+    };
+    for (depth, &index) in s.path.iter().enumerate() {
+        tree.node(index).add_result(half_points(mover(depth)));
+    }
+    // Sweep the moves from the last to the first, so that `first` holds, for each point,
+    // the colour of the earliest stone played there from the current step on; at each
+    // path node's step, credit its children whose move was played first by their mover.
+    let mut depth = s.starts.len();
+    while depth > 0 && s.starts[depth - 1] >= s.moves.len() {
+        depth -= 1;
+    }
+    for step in (0..s.moves.len()).rev() {
+        let (p, c) = s.moves[step];
+        s.first[p.index()] = 1 + c.index() as u8;
+        while depth > 0 && s.starts[depth - 1] == step {
+            depth -= 1;
+            let children_mover = mover(depth + 1);
+            let code = 1 + children_mover.index() as u8;
+            let result = half_points(children_mover);
+            for child in tree.node(s.path[depth]).children() {
+                if let Move::Play(q) = tree.node(child).mv() {
+                    if s.first[q.index()] == code {
+                        tree.node(child).add_amaf(result);
+                    }
+                }
+            }
+        }
+    }
+    for &(p, _) in &s.moves {
+        s.first[p.index()] = 0;
+    }
+}
+
+/// The child with the best blend of win rate and AMAF win rate.
+fn select(tree: &Tree, index: u32, config: &SearchConfig) -> Option<u32> {
+    let k = config.rave_equivalence;
+    let mut best = None;
+    let mut best_value = f64::NEG_INFINITY;
+    for child in tree.node(index).children() {
+        let s = tree.node(child).stats();
+        let n = f64::from(s.visits);
+        let q = s.value();
+        let value = if s.amaf_visits == 0 {
+            q
+        } else {
+            let r = f64::from(s.amaf_visits);
+            let beta = r / (r + n + r * n / k);
+            (1.0 - beta) * q + beta * (s.amaf_wins / r)
+        };
+        if value > best_value {
+            best_value = value;
+            best = Some(child);
+        }
+    }
+    best
+}
+
+fn summarize(
+    tree: &Tree,
+    game: &Game,
+    color: Color,
+    playouts: u64,
+    elapsed: Duration,
+) -> SearchResult {
+    let mut candidates: Vec<Candidate> = tree
+        .node(ROOT)
+        .children()
+        .filter(|&c| game.is_legal(color, tree.node(c).mv()))
+        .map(|c| {
+            let s = tree.node(c).stats();
+            Candidate {
+                mv: s.mv,
+                playouts: s.playouts(),
+                winrate: s.value(),
+            }
+        })
+        .collect();
+    candidates.sort_by(|a, b| {
+        b.playouts
+            .cmp(&a.playouts)
+            .then(b.winrate.total_cmp(&a.winrate))
+    });
+    let best = candidates.first().map_or(Move::Pass, |c| c.mv);
+    let winrate = candidates.first().map_or(0.5, |c| c.winrate);
+    SearchResult {
+        best,
+        winrate,
+        pv: principal_variation(tree),
+        candidates,
+        playouts,
+        elapsed,
+        tree_nodes: tree.len(),
+        tree_memory: tree.memory(),
+    }
+}
+
+/// The most simulated line from the root.
+fn principal_variation(tree: &Tree) -> Vec<Move> {
+    let mut pv = Vec::new();
+    let mut index = ROOT;
+    while let Some(child) = tree
+        .node(index)
+        .children()
+        .max_by_key(|&c| tree.node(c).stats().playouts())
+    {
+        if tree.node(child).stats().playouts() == 0 || pv.len() >= 30 {
+            break;
+        }
+        pv.push(tree.node(child).mv());
+        index = child;
+    }
+    pv
+}
+
+/// Points of the board a move names, for tests and logs.
+pub fn move_name(board: &Board, mv: Move) -> String {
+    match mv {
+        Move::Play(p) => board.geometry().name(p),
+        Move::Pass => "pass".into(),
+    }
+}

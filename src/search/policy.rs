@@ -1,0 +1,278 @@
+//! The playout policy: how the simulations at the leaves of the tree play the game out.
+//! Uniform random moves make poor judges; a few local rules in the MoGo tradition make the
+//! playouts play like Go while keeping them fast:
+//! 1. answer the last move's ataris: capture a chain it left in atari, save our chains it
+//!    put in atari (by capturing a neighbour or extending when that gives two liberties);
+//! 2. play a good 3×3 shape next to the last move;
+//! 3. otherwise a random move, never filling one of our own eyes and, most of the time, not
+//!    putting our own chain in atari.
+//!
+//! Each rule fires with a probability below 1: some randomness keeps the playouts from
+//! repeating one mistake in every simulation.
+
+use super::patterns;
+use crate::board::tactics::SmallSet;
+use crate::board::Board;
+use crate::coord::{Color, Move, Point};
+use crate::playout::area_lead;
+use rand::rngs::SmallRng;
+use rand::Rng;
+
+/// How heavy the playouts are. Probabilities are in 0..=1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PolicyConfig {
+    /// Chance of looking for atari answers around the last move.
+    pub atari: f64,
+    /// Chance of looking for 3×3 patterns around the last move.
+    pub pattern: f64,
+    /// Chance of refusing a random move that puts one of our chains of two or more stones in
+    /// atari (a lone stone's self-atari is refused half as often: it can be a useful
+    /// throw-in).
+    pub self_atari: f64,
+}
+
+impl PolicyConfig {
+    /// The full policy.
+    pub const HEAVY: PolicyConfig = PolicyConfig {
+        atari: 0.9,
+        pattern: 0.9,
+        self_atari: 0.9,
+    };
+
+    /// Uniform random moves that do not fill own eyes.
+    pub const LIGHT: PolicyConfig = PolicyConfig {
+        atari: 0.0,
+        pattern: 0.0,
+        self_atari: 0.0,
+    };
+}
+
+/// The moves of one simulation, in order, for the AMAF statistics.
+pub type MoveRecord = Vec<(Point, Color)>;
+
+/// Plays `board` out from `to_move` (the opponent's last move being `last`) until two
+/// passes, recording every stone played. Returns Black's area lead on the final board.
+pub fn play_out(
+    board: &mut Board,
+    to_move: Color,
+    last: Move,
+    config: &PolicyConfig,
+    rng: &mut SmallRng,
+    record: &mut MoveRecord,
+) -> i32 {
+    let max_moves = 3 * board.size() * board.size();
+    let mut color = to_move;
+    let mut last = last;
+    let mut passes = 0;
+    let mut moves = 0;
+    while passes < 2 && moves < max_moves {
+        let mv = choose(board, color, last, config, rng);
+        match mv {
+            Move::Play(p) => {
+                board.place(color, p);
+                record.push((p, color));
+                passes = 0;
+            }
+            Move::Pass => {
+                board.pass();
+                passes += 1;
+            }
+        }
+        last = mv;
+        moves += 1;
+        color = color.opponent();
+    }
+    area_lead(board)
+}
+
+/// The policy's move for `color`.
+pub fn choose(
+    board: &Board,
+    color: Color,
+    last: Move,
+    config: &PolicyConfig,
+    rng: &mut SmallRng,
+) -> Move {
+    if let Move::Play(last) = last {
+        if board.color_at(last).is_some() {
+            if config.atari > 0.0 && rng.gen_bool(config.atari) {
+                if let Some(p) = pick(&atari_answers(board, color, last), rng) {
+                    return Move::Play(p);
+                }
+            }
+            if config.pattern > 0.0 && rng.gen_bool(config.pattern) {
+                if let Some(p) = pick(&pattern_moves(board, color, last), rng) {
+                    return Move::Play(p);
+                }
+            }
+        }
+    }
+    random_move(board, color, config, rng)
+}
+
+fn pick<const N: usize>(set: &SmallSet<N>, rng: &mut SmallRng) -> Option<Point> {
+    let moves = set.as_slice();
+    (!moves.is_empty()).then(|| moves[rng.gen_range(0..moves.len())])
+}
+
+/// Captures of chains in atari next to the last move, and escapes of our chains it put in
+/// atari.
+pub fn atari_answers(board: &Board, color: Color, last: Point) -> SmallSet<8> {
+    let mut answers = SmallSet::new();
+    let g = board.geometry();
+    let mut consider = |p: Point| {
+        if board.check(color, p).is_ok() {
+            answers.insert(p);
+        }
+    };
+    // The last move's own chain, left in atari.
+    if let Some(p) = board.atari_liberty(last) {
+        consider(p);
+    }
+    // Our chains around it, put in atari.
+    let mut seen = SmallSet::<4>::new();
+    for n in g.neighbours(last) {
+        if board.color_at(n) == Some(color) && board.liberty_count(n) == 1 {
+            let head = board.chain(n);
+            if !seen.as_slice().contains(&head) {
+                seen.insert(head);
+                board.atari_escapes(n, &mut consider);
+            }
+        }
+    }
+    answers
+}
+
+/// Empty points around the last move where a 3×3 pattern matches, that are legal, not our
+/// own eyes and not self-atari.
+pub fn pattern_moves(board: &Board, color: Color, last: Point) -> SmallSet<8> {
+    let mut moves = SmallSet::new();
+    let g = board.geometry();
+    let around = g.neighbours(last).into_iter().chain(g.diagonals(last));
+    for p in around {
+        if board.cell(p) == crate::board::Cell::Empty
+            && patterns::matches(board.neighbourhood_code(p))
+            && board.is_sensible(color, p)
+            && !board.is_self_atari(color, p)
+        {
+            moves.insert(p);
+        }
+    }
+    moves
+}
+
+/// A random move that does not fill our own eye, refusing most self-ataris; `Pass` when
+/// nothing is left.
+fn random_move(board: &Board, color: Color, config: &PolicyConfig, rng: &mut SmallRng) -> Move {
+    let empties = board.empty_points();
+    let n = empties.len();
+    if n == 0 {
+        return Move::Pass;
+    }
+    let mut i = rng.gen_range(0..n);
+    for _ in 0..n {
+        let p = empties[i];
+        if board.is_sensible(color, p) && !refuse_self_atari(board, color, p, config, rng) {
+            return Move::Play(p);
+        }
+        i += 1;
+        if i == n {
+            i = 0;
+        }
+    }
+    Move::Pass
+}
+
+fn refuse_self_atari(
+    board: &Board,
+    color: Color,
+    p: Point,
+    config: &PolicyConfig,
+    rng: &mut SmallRng,
+) -> bool {
+    if config.self_atari == 0.0 || !board.is_self_atari(color, p) {
+        return false;
+    }
+    let joins_chain = board.neighbours_of(p, color) > 0;
+    let chance = if joins_chain {
+        config.self_atari
+    } else {
+        config.self_atari / 2.0
+    };
+    rng.gen_bool(chance)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn board(black: &str, white: &str) -> (Board, impl Fn(&str) -> Point) {
+        let g = Board::new(9).unwrap().geometry();
+        let p = move |v: &str| g.parse_point(v).unwrap();
+        let stones = black
+            .split_whitespace()
+            .map(|v| (p(v), Color::Black))
+            .chain(white.split_whitespace().map(|v| (p(v), Color::White)))
+            .collect::<Vec<_>>();
+        (Board::from_stones(9, stones).unwrap(), p)
+    }
+
+    #[test]
+    fn answers_an_atari_by_capturing_or_escaping() {
+        let names = |b: &Board, set: SmallSet<8>| {
+            let mut v: Vec<String> = set
+                .as_slice()
+                .iter()
+                .map(|&q| b.geometry().name(q))
+                .collect();
+            v.sort();
+            v
+        };
+        // White E5 puts Black E4 in atari (E3 left): Black escapes at E3.
+        let (b, p) = board("E4", "D4 F4 E5");
+        assert_eq!(names(&b, atari_answers(&b, Color::Black, p("E5"))), ["E3"]);
+        // Same, but White E5 is itself in atari (E6 left): capturing it is offered too.
+        let (b, p) = board("E4 D5 F5", "D4 F4 E5");
+        assert_eq!(
+            names(&b, atari_answers(&b, Color::Black, p("E5"))),
+            ["E3", "E6"]
+        );
+        // An escape that stays in atari is not offered: E3 is closed by White D3 F3 E2.
+        let (b, p) = board("E4", "D4 F4 E5 D3 F3 E2");
+        assert!(atari_answers(&b, Color::Black, p("E5")).is_empty());
+    }
+
+    #[test]
+    fn heavy_playouts_finish_and_capture_what_hangs() {
+        // White's last move C3 leaves it in atari: Black captures at once.
+        let (b, p) = board("B3 C4 D3", "C3");
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut captured = 0;
+        for _ in 0..100 {
+            if choose(
+                &b,
+                Color::Black,
+                Move::Play(p("C3")),
+                &PolicyConfig::HEAVY,
+                &mut rng,
+            ) == Move::Play(p("C2"))
+            {
+                captured += 1;
+            }
+        }
+        assert!(captured >= 80, "captured {captured} times in 100");
+        let mut record = Vec::new();
+        let mut board = Board::new(9).unwrap();
+        play_out(
+            &mut board,
+            Color::Black,
+            Move::Pass,
+            &PolicyConfig::HEAVY,
+            &mut rng,
+            &mut record,
+        );
+        assert!(record.len() > 40);
+        board.verify().unwrap();
+    }
+}

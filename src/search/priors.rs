@@ -1,0 +1,131 @@
+//! Prior knowledge for new tree nodes, as virtual games added to their statistics
+//! (progressive bias, the way michi and Pachi do it): every move starts even, and Go
+//! knowledge tilts the start. A move with a big prior is explored first and needs many real
+//! simulations to be overturned.
+
+use super::patterns;
+use super::policy;
+use crate::board::Board;
+use crate::coord::{Color, Move, Point};
+
+/// Virtual games of the even prior (value 0.5) every move gets.
+pub const EVEN: f64 = 10.0;
+
+/// Prior knowledge about the moves of one position, computed once per expansion.
+pub struct Priors {
+    /// Moves that answer the last move's atari (capture or escape).
+    atari_answers: Vec<Point>,
+    last: Option<Point>,
+    second_last: Option<Point>,
+}
+
+impl Priors {
+    /// Prepares the priors of `color`'s moves on `board`, the last two moves being given.
+    pub fn new(board: &Board, color: Color, last: Move, second_last: Move) -> Priors {
+        let last = match last {
+            Move::Play(p) if board.color_at(p).is_some() => Some(p),
+            _ => None,
+        };
+        let atari_answers = last
+            .map(|l| policy::atari_answers(board, color, l).as_slice().to_vec())
+            .unwrap_or_default();
+        let second_last = match second_last {
+            Move::Play(p) => Some(p),
+            Move::Pass => None,
+        };
+        Priors {
+            atari_answers,
+            last,
+            second_last,
+        }
+    }
+
+    /// (virtual wins, virtual games) for `color` playing `mv`.
+    pub fn of(&self, board: &Board, color: Color, mv: Move) -> (f64, f64) {
+        let Move::Play(p) = mv else {
+            // Passing is rarely right while the board is open.
+            return (0.1 * EVEN, EVEN);
+        };
+        let mut wins = 0.5 * EVEN;
+        let mut games = EVEN;
+        let mut add = |w: f64, g: f64| {
+            wins += w;
+            games += g;
+        };
+        if board.is_eye(p, color) {
+            add(0.0, 2.0 * EVEN);
+        }
+        let captured = board.capture_size(color, p);
+        if captured > 0 || self.atari_answers.contains(&p) {
+            let weight = if captured > 1 { 3.0 * EVEN } else { 1.5 * EVEN };
+            add(weight, weight);
+        } else if board.is_self_atari(color, p) {
+            add(0.0, EVEN);
+        }
+        if patterns::matches(board.neighbourhood_code(p)) {
+            add(EVEN, EVEN);
+        }
+        if let Some(bonus) = self.closeness(board, p) {
+            add(bonus, bonus);
+        }
+        match (edge_line(board, p), empty_around(board, p)) {
+            (1 | 2, true) => add(0.0, EVEN),
+            (3, true) => add(EVEN, EVEN),
+            _ => {}
+        }
+        (wins, games)
+    }
+
+    /// Virtual wins for playing close to the last moves (distance 1, 2, 3).
+    fn closeness(&self, board: &Board, p: Point) -> Option<f64> {
+        let g = board.geometry();
+        let distance = |q: Point| {
+            let (a, b) = (g.vertex(p), g.vertex(q));
+            let dx = (a.col as i32 - b.col as i32).abs();
+            let dy = (a.row as i32 - b.row as i32).abs();
+            dx + dy + dx.max(dy)
+        };
+        let nearest = [self.last, self.second_last]
+            .into_iter()
+            .flatten()
+            .map(distance)
+            .min()?;
+        // dx + dy + max(dx, dy): 2 next to it, 3 diagonal, 4 two away, 5 knight's move.
+        match nearest {
+            0..=2 => Some(2.4 * EVEN),
+            3 => Some(2.2 * EVEN),
+            4..=5 => Some(0.8 * EVEN),
+            _ => None,
+        }
+    }
+}
+
+/// The line a point is on, counted from the nearest edge (1 = first line).
+fn edge_line(board: &Board, p: Point) -> usize {
+    let v = board.geometry().vertex(p);
+    let size = board.size();
+    let (c, r) = (v.col as usize, v.row as usize);
+    c.min(r).min(size - 1 - c).min(size - 1 - r) + 1
+}
+
+/// Whether no stone lies within Manhattan distance 2 of `p` (an open area).
+fn empty_around(board: &Board, p: Point) -> bool {
+    let g = board.geometry();
+    let v = g.vertex(p);
+    let size = board.size() as i32;
+    for dy in -2i32..=2 {
+        for dx in -2i32..=2 {
+            if dx.abs() + dy.abs() > 2 {
+                continue;
+            }
+            let (c, r) = (v.col as i32 + dx, v.row as i32 + dy);
+            if (0..size).contains(&c) && (0..size).contains(&r) {
+                let q = g.point(crate::coord::Vertex::new(c as usize, r as usize));
+                if board.color_at(q).is_some() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}

@@ -1,0 +1,381 @@
+//! The search tree: nodes in a chunked arena shared by all search threads.
+//!
+//! Every field of a [`Node`] is an atomic, so threads read and update statistics without
+//! locks (relaxed counters: an occasional lost race costs one sample, not correctness). A node
+//! is expanded by exactly one thread: it wins a compare-and-swap on `state`, writes the
+//! children into a freshly allocated block, then publishes the block with release stores;
+//! readers load it with acquire. Children of a node are contiguous, which keeps selection
+//! cache-friendly.
+//!
+//! Memory is allocated in chunks as the tree grows, and never beyond the capacity fixed at
+//! creation from the memory cap: when the arena is full, leaves simply stop expanding.
+
+use crate::coord::{Move, Point};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::*};
+use std::sync::OnceLock;
+
+/// Nodes per arena chunk.
+const CHUNK: usize = 1 << 15;
+
+/// One move of the tree with its statistics, from the point of view of the player who made
+/// the move. Wins are counted in half points (a win is 2, a draw 1) so that they stay integers.
+#[derive(Default)]
+pub struct Node {
+    /// The move's point, or 0 for a pass.
+    mv: AtomicU16,
+    /// Simulations through this node (prior games and virtual losses of running ones
+    /// included).
+    visits: AtomicU32,
+    /// Half-point wins of those simulations.
+    wins: AtomicU32,
+    /// AMAF (all-moves-as-first) simulations and half-point wins: simulations from the parent
+    /// in which this move was played later by the same player.
+    amaf_visits: AtomicU32,
+    amaf_wins: AtomicU32,
+    /// Visits that came from priors, not from simulations (subtracted when reporting).
+    prior_visits: AtomicU32,
+    /// Index of the first child (0: not expanded yet).
+    first_child: AtomicU32,
+    child_count: AtomicU16,
+    /// 0 leaf, 1 being expanded, 2 expanded.
+    state: AtomicU8,
+}
+
+const LEAF: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// Statistics of a node, read at one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub mv: Move,
+    pub visits: u32,
+    pub wins: f64,
+    pub amaf_visits: u32,
+    pub amaf_wins: f64,
+    pub prior_visits: u32,
+}
+
+impl Stats {
+    /// Win rate for the player who made the move (0.5 when nothing is known).
+    pub fn value(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.wins / f64::from(self.visits)
+        }
+    }
+
+    /// Simulations actually played through the node.
+    pub fn playouts(&self) -> u32 {
+        self.visits.saturating_sub(self.prior_visits)
+    }
+}
+
+/// What a new child starts with.
+#[derive(Clone, Copy, Debug)]
+pub struct NewChild {
+    pub mv: Move,
+    /// Prior knowledge as virtual games: wins (in games, may be fractional) and games.
+    pub prior_wins: f64,
+    pub prior_games: f64,
+}
+
+fn encode(mv: Move) -> u16 {
+    match mv {
+        Move::Play(p) => p.0,
+        Move::Pass => 0,
+    }
+}
+
+fn decode(code: u16) -> Move {
+    if code == 0 {
+        Move::Pass
+    } else {
+        Move::Play(Point(code))
+    }
+}
+
+impl Node {
+    pub fn stats(&self) -> Stats {
+        Stats {
+            mv: decode(self.mv.load(Relaxed)),
+            visits: self.visits.load(Relaxed),
+            wins: f64::from(self.wins.load(Relaxed)) / 2.0,
+            amaf_visits: self.amaf_visits.load(Relaxed),
+            amaf_wins: f64::from(self.amaf_wins.load(Relaxed)) / 2.0,
+            prior_visits: self.prior_visits.load(Relaxed),
+        }
+    }
+
+    pub fn mv(&self) -> Move {
+        decode(self.mv.load(Relaxed))
+    }
+
+    /// Counts a simulation going through (before its result is known: a virtual loss that
+    /// steers other threads elsewhere meanwhile).
+    #[inline]
+    pub fn add_visit(&self) {
+        self.visits.fetch_add(1, Relaxed);
+    }
+
+    /// Adds a simulation's result, in half points (2 win, 1 draw, 0 loss).
+    #[inline]
+    pub fn add_result(&self, half_points: u32) {
+        self.wins.fetch_add(half_points, Relaxed);
+    }
+
+    #[inline]
+    pub fn add_amaf(&self, half_points: u32) {
+        self.amaf_visits.fetch_add(1, Relaxed);
+        self.amaf_wins.fetch_add(half_points, Relaxed);
+    }
+
+    /// Makes the move look lost for good, so that selection never picks it (a root move the
+    /// full rules forbid).
+    pub fn ban(&self) {
+        self.visits.fetch_add(1 << 24, Relaxed);
+        self.prior_visits.fetch_add(1 << 24, Relaxed);
+        self.amaf_visits.store(0, Relaxed);
+    }
+
+    pub fn is_expanded(&self) -> bool {
+        self.state.load(Acquire) == EXPANDED
+    }
+
+    /// The children's index range (empty when not expanded).
+    pub fn children(&self) -> std::ops::Range<u32> {
+        let first = self.first_child.load(Acquire);
+        if first == 0 {
+            return 0..0;
+        }
+        let count = u32::from(self.child_count.load(Acquire));
+        first..first + count
+    }
+
+    fn reset(&self, child: &NewChild) {
+        let games = child.prior_games.round().max(0.0) as u32;
+        let wins = (2.0 * child.prior_wins)
+            .round()
+            .clamp(0.0, 2.0 * games as f64) as u32;
+        self.mv.store(encode(child.mv), Relaxed);
+        self.visits.store(games, Relaxed);
+        self.wins.store(wins, Relaxed);
+        self.prior_visits.store(games, Relaxed);
+        self.amaf_visits.store(0, Relaxed);
+        self.amaf_wins.store(0, Relaxed);
+        self.child_count.store(0, Relaxed);
+        self.first_child.store(0, Relaxed);
+        self.state.store(LEAF, Relaxed);
+    }
+
+    fn copy_stats_from(&self, other: &Node) {
+        self.mv.store(other.mv.load(Relaxed), Relaxed);
+        self.visits.store(other.visits.load(Relaxed), Relaxed);
+        self.wins.store(other.wins.load(Relaxed), Relaxed);
+        self.prior_visits
+            .store(other.prior_visits.load(Relaxed), Relaxed);
+        self.amaf_visits
+            .store(other.amaf_visits.load(Relaxed), Relaxed);
+        self.amaf_wins.store(other.amaf_wins.load(Relaxed), Relaxed);
+    }
+}
+
+/// The arena of nodes. Index 0 is a dummy (so that 0 can mean "no children"); the root is 1.
+pub struct Tree {
+    chunks: Vec<OnceLock<Box<[Node]>>>,
+    next: AtomicU32,
+    capacity: u32,
+}
+
+/// Index of the root node.
+pub const ROOT: u32 = 1;
+
+impl Tree {
+    /// A tree that never uses more than `max_bytes` for its nodes (at least one chunk).
+    pub fn new(max_bytes: usize) -> Tree {
+        let per_chunk = CHUNK * std::mem::size_of::<Node>();
+        let chunks = (max_bytes / per_chunk).clamp(1, (u32::MAX as usize) / CHUNK - 1);
+        let tree = Tree {
+            chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
+            next: AtomicU32::new(ROOT + 1),
+            capacity: (chunks * CHUNK) as u32,
+        };
+        tree.node(ROOT).reset(&NewChild {
+            mv: Move::Pass,
+            prior_wins: 0.0,
+            prior_games: 0.0,
+        });
+        tree
+    }
+
+    /// Bytes of node memory allocated so far.
+    pub fn memory(&self) -> usize {
+        let allocated = self.chunks.iter().filter(|c| c.get().is_some()).count();
+        allocated * CHUNK * std::mem::size_of::<Node>()
+    }
+
+    /// Bytes the tree may use at most.
+    pub fn max_memory(&self) -> usize {
+        self.capacity as usize * std::mem::size_of::<Node>()
+    }
+
+    /// Number of nodes in use.
+    pub fn len(&self) -> usize {
+        (self.next.load(Relaxed).min(self.capacity) - 1) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.next.load(Relaxed) >= self.capacity
+    }
+
+    #[inline]
+    pub fn node(&self, index: u32) -> &Node {
+        let (chunk, offset) = (index as usize / CHUNK, index as usize % CHUNK);
+        let nodes =
+            self.chunks[chunk].get_or_init(|| (0..CHUNK).map(|_| Node::default()).collect());
+        &nodes[offset]
+    }
+
+    /// Reserves `count` consecutive nodes; `None` when the arena is full.
+    fn allocate(&self, count: u32) -> Option<u32> {
+        let start = self.next.fetch_add(count, Relaxed);
+        if u64::from(start) + u64::from(count) > u64::from(self.capacity) {
+            return None;
+        }
+        Some(start)
+    }
+
+    /// Claims the right to expand `index`. Only one caller ever gets `true`.
+    pub fn try_begin_expansion(&self, index: u32) -> bool {
+        self.node(index)
+            .state
+            .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
+            .is_ok()
+    }
+
+    /// Gives node `index` (claimed with [`Tree::try_begin_expansion`]) its children. When the
+    /// arena is full the node stays a leaf for good. Returns whether children were added.
+    pub fn expand(&self, index: u32, children: &[NewChild]) -> bool {
+        let node = self.node(index);
+        let count = children.len().min(u16::MAX as usize) as u32;
+        let Some(first) = (count > 0).then(|| self.allocate(count)).flatten() else {
+            // Full (or no move): leave the node marked expanding so nobody retries.
+            return false;
+        };
+        for (k, child) in children.iter().take(count as usize).enumerate() {
+            self.node(first + k as u32).reset(child);
+        }
+        node.child_count.store(count as u16, Release);
+        node.first_child.store(first, Release);
+        node.state.store(EXPANDED, Release);
+        true
+    }
+
+    /// The child of `index` that plays `mv`, if expanded.
+    pub fn child_with_move(&self, index: u32, mv: Move) -> Option<u32> {
+        self.node(index)
+            .children()
+            .find(|&c| self.node(c).mv() == mv)
+    }
+
+    /// A new tree holding a copy of the subtree under `index` (which becomes the root), as
+    /// far as `max_bytes` allows: tree reuse after the moves played since the last search.
+    pub fn subtree(&self, index: u32, max_bytes: usize) -> Tree {
+        let new = Tree::new(max_bytes);
+        new.node(ROOT).copy_stats_from(self.node(index));
+        let mut stack = vec![(index, ROOT)];
+        while let Some((from, to)) = stack.pop() {
+            let source = self.node(from);
+            if !source.is_expanded() {
+                continue;
+            }
+            let range = source.children();
+            let count = range.end - range.start;
+            let Some(first) = new.allocate(count) else {
+                continue;
+            };
+            for (k, c) in range.enumerate() {
+                let target = first + k as u32;
+                new.node(target).copy_stats_from(self.node(c));
+                new.node(target).state.store(LEAF, Relaxed);
+                stack.push((c, target));
+            }
+            let dest = new.node(to);
+            dest.child_count.store(count as u16, Release);
+            dest.first_child.store(first, Release);
+            dest.state.store(EXPANDED, Release);
+        }
+        new
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn child(p: u16) -> NewChild {
+        NewChild {
+            mv: Move::Play(Point(p)),
+            prior_wins: 5.0,
+            prior_games: 10.0,
+        }
+    }
+
+    #[test]
+    fn expansion_happens_once_and_children_are_contiguous() {
+        let tree = Tree::new(1 << 20);
+        assert!(tree.try_begin_expansion(ROOT));
+        assert!(!tree.try_begin_expansion(ROOT));
+        assert!(tree.expand(ROOT, &[child(12), child(13), child(14)]));
+        let kids: Vec<u32> = tree.node(ROOT).children().collect();
+        assert_eq!(kids.len(), 3);
+        assert_eq!(tree.node(kids[1]).mv(), Move::Play(Point(13)));
+        let stats = tree.node(kids[0]).stats();
+        assert_eq!((stats.visits, stats.wins, stats.playouts()), (10, 5.0, 0));
+        assert_eq!(
+            tree.child_with_move(ROOT, Move::Play(Point(14))),
+            Some(kids[2])
+        );
+    }
+
+    #[test]
+    fn the_memory_cap_is_never_exceeded() {
+        let max = 3 * CHUNK * std::mem::size_of::<Node>();
+        let tree = Tree::new(max);
+        let mut index = ROOT;
+        let children: Vec<NewChild> = (1..=300).map(child).collect();
+        let mut expanded = 0;
+        while tree.try_begin_expansion(index) && tree.expand(index, &children) {
+            expanded += 1;
+            index = tree.node(index).children().start;
+        }
+        assert!(tree.is_full());
+        assert!(expanded >= 3 * CHUNK / 300 - 1);
+        assert!(tree.memory() <= max, "{} > {max}", tree.memory());
+        assert!(tree.max_memory() <= max);
+    }
+
+    #[test]
+    fn subtrees_keep_statistics() {
+        let tree = Tree::new(1 << 20);
+        tree.try_begin_expansion(ROOT);
+        tree.expand(ROOT, &[child(12), child(13)]);
+        let c = tree.node(ROOT).children().start + 1;
+        tree.try_begin_expansion(c);
+        tree.expand(c, &[child(20)]);
+        tree.node(c).add_visit();
+        tree.node(c).add_result(2);
+        let sub = tree.subtree(c, 1 << 20);
+        let root = sub.node(ROOT).stats();
+        assert_eq!((root.visits, root.wins), (11, 6.0));
+        let grandchild = sub.node(ROOT).children().start;
+        assert_eq!(sub.node(grandchild).mv(), Move::Play(Point(20)));
+        assert!(!sub.node(grandchild).is_expanded());
+        assert_eq!(sub.len(), 2);
+    }
+}

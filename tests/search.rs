@@ -1,0 +1,131 @@
+//! The tree search on positions with a clear answer, its memory cap, and root legality
+//! under superko.
+
+mod common;
+
+use common::{mv, play, point, setup};
+use hoshi::coord::Color::{self, Black, White};
+use hoshi::coord::Move;
+use hoshi::game::Game;
+use hoshi::rules::Ruleset;
+use hoshi::search::{Budget, Search, SearchConfig, SearchResult};
+use std::sync::atomic::AtomicBool;
+
+fn search(game: &Game, color: Color, playouts: u64, config: SearchConfig) -> SearchResult {
+    let mut search = Search::new(config, 1);
+    let budget = Budget {
+        playouts: Some(playouts),
+        time: None,
+    };
+    search.run(game, color, budget, &AtomicBool::new(false))
+}
+
+/// A six-stone White chain in atari in the middle of Black's stones: capturing is worth
+/// the game.
+#[test]
+fn captures_a_big_chain_in_atari() {
+    let game = setup(
+        9,
+        Ruleset::FRENCH,
+        "C4 C5 C6 D3 E3 F3 G4 G5 G6 D7 E7",
+        "D4 D5 D6 E4 E5 E6 F4 F5",
+        Black,
+    );
+    // White's chain has one liberty left: F6.
+    assert_eq!(game.board().liberty_count(point(&game, "E5")), 1);
+    let result = search(&game, Black, 3000, SearchConfig::default());
+    assert_eq!(
+        result.best,
+        mv(&game, "F6"),
+        "{:?}",
+        &result.candidates[..3]
+    );
+    assert!(result.winrate > 0.8);
+}
+
+/// A four-stone White chain in atari on an open board, White to move: it must run out at
+/// F5 (the only liberty), not play elsewhere and lose it.
+#[test]
+fn saves_its_own_chain_from_atari() {
+    let game = setup(
+        9,
+        Ruleset::FRENCH,
+        "C4 C5 D3 E3 D6 E6 F4",
+        "D4 D5 E4 E5",
+        White,
+    );
+    assert_eq!(game.board().liberty_count(point(&game, "D4")), 1);
+    let result = search(&game, White, 3000, SearchConfig::default());
+    assert_eq!(
+        result.best,
+        mv(&game, "F5"),
+        "{:?}",
+        &result.candidates[..3]
+    );
+}
+
+/// With several threads the search stays within its memory cap.
+#[test]
+fn the_tree_stays_under_its_memory_cap() {
+    let game = Game::new(19, Ruleset::FRENCH, 7.5).unwrap();
+    let config = SearchConfig {
+        threads: 2,
+        max_memory: 4 << 20,
+        ..SearchConfig::default()
+    };
+    let result = search(&game, Black, 20_000, config);
+    assert!(
+        result.tree_memory <= 4 << 20,
+        "{} bytes",
+        result.tree_memory
+    );
+    assert!(
+        result.tree_nodes > 50_000,
+        "the cap was reached: {}",
+        result.tree_nodes
+    );
+    assert!(game.is_legal(Black, result.best));
+}
+
+/// The triple ko of tests/superko.rs: White's sixth capture would repeat a position White
+/// produced. The search must never answer it, whether its tree is new or reused.
+#[test]
+fn root_moves_respect_superko_even_with_a_reused_tree() {
+    let cycle = [
+        (Black, "D2"),
+        (White, "C5"),
+        (Black, "D8"),
+        (White, "C2"),
+        (Black, "D5"),
+        (White, "C8"),
+    ];
+    let mut black = String::new();
+    let mut white = String::new();
+    for row in [2, 5, 8] {
+        black.push_str(&format!(" B{row} C{} C{}", row - 1, row + 1));
+        white.push_str(&format!(" E{row} D{} D{}", row - 1, row + 1));
+    }
+    black.push_str(" D5");
+    white.push_str(" C2 C8");
+    let mut game = setup(9, Ruleset::FRENCH, &black, &white, White);
+    play(&mut game, White, "A9");
+    let mut search = Search::new(SearchConfig::default(), 3);
+    let budget = Budget {
+        playouts: Some(2000),
+        time: None,
+    };
+    let stop = AtomicBool::new(false);
+    for &(color, vertex) in &cycle[..5] {
+        // Think for the side to move each time, so that the tree is reused.
+        let result = search.run(&game, color, budget, &stop);
+        assert!(game.is_legal(color, result.best));
+        play(&mut game, color, vertex);
+    }
+    let forbidden = mv(&game, cycle[5].1);
+    assert!(!game.is_legal(White, forbidden));
+    let result = search.run(&game, White, budget, &stop);
+    assert_ne!(result.best, forbidden);
+    assert!(result.candidates.iter().all(|c| c.mv != forbidden));
+    assert!(result.candidates.iter().all(|c| game.is_legal(White, c.mv)));
+    assert!(result.best == Move::Pass || game.is_legal(White, result.best));
+}
