@@ -12,6 +12,7 @@ use crate::player::{Choice, Level, Mode, Player, RandomPlayer};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
 use crate::sgf::{self, SgfError};
+use std::io::Read;
 use std::path::Path;
 
 /// What the command line sets. The search options are stored now so that scripts written
@@ -270,7 +271,7 @@ impl Engine {
     /// Replaces the game with the one in the SGF file `path`, replayed up to (not including)
     /// move `until` when given. On any error nothing changes.
     pub fn load_sgf(&mut self, path: &Path, until: Option<usize>) -> Result<(), SgfError> {
-        let text = std::fs::read(path).map_err(|e| SgfError::Unreadable(e.to_string()))?;
+        let text = read_limited(path, MAX_SGF_BYTES)?;
         let record = sgf::parse(&String::from_utf8_lossy(&text))?;
         let game = record.replay(self.game.rules(), self.game.komi(), until)?;
         self.game = game;
@@ -282,4 +283,21 @@ impl Engine {
     pub fn to_sgf(&self) -> String {
         sgf::write(&self.game, self.result())
     }
+}
+
+/// The largest SGF file `loadsgf` reads: far more than any game, and a bound against a
+/// path like /dev/zero that would never end.
+const MAX_SGF_BYTES: u64 = 16 << 20;
+
+fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, SgfError> {
+    let unreadable = |e: std::io::Error| SgfError::Unreadable(e.to_string());
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > limit {
+        return Err(SgfError::Unreadable(format!("larger than {limit} bytes")));
+    }
+    Ok(bytes)
 }
