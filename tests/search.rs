@@ -91,22 +91,8 @@ fn the_tree_stays_under_its_memory_cap() {
 /// produced. The search must never answer it, whether its tree is new or reused.
 #[test]
 fn root_moves_respect_superko_even_with_a_reused_tree() {
-    let cycle = [
-        (Black, "D2"),
-        (White, "C5"),
-        (Black, "D8"),
-        (White, "C2"),
-        (Black, "D5"),
-        (White, "C8"),
-    ];
-    let mut black = String::new();
-    let mut white = String::new();
-    for row in [2, 5, 8] {
-        black.push_str(&format!(" B{row} C{} C{}", row - 1, row + 1));
-        white.push_str(&format!(" E{row} D{} D{}", row - 1, row + 1));
-    }
-    black.push_str(" D5");
-    white.push_str(" C2 C8");
+    let cycle = common::TRIPLE_KO_CYCLE;
+    let (black, white) = common::triple_ko_stones();
     let mut game = setup(9, Ruleset::FRENCH, &black, &white, White);
     play(&mut game, White, "A9");
     let mut search = Search::new(SearchConfig::default(), 3);

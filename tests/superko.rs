@@ -69,30 +69,14 @@ fn the_immediate_retake_is_forbidden_everywhere() {
     }
 }
 
-/// Three kos on the board; each capture is legal under simple ko (never the ko just taken).
-/// Six captures bring back the starting position:
-///   ko 1 at C/D2, ko 2 at C/D5, ko 3 at C/D8; "W" = White stone on C (Black may take at D),
-///   "B" = Black stone on D (White may take at C).
-const CYCLE: [(Color, &str); 6] = [
-    (Black, "D2"),
-    (White, "C5"),
-    (Black, "D8"),
-    (White, "C2"),
-    (Black, "D5"),
-    (White, "C8"),
-];
+/// Three kos on the board (see `common::triple_ko_stones`); each capture is legal under
+/// simple ko (never the ko just taken), and six captures bring back the starting position.
+const CYCLE: [(Color, &str); 6] = common::TRIPLE_KO_CYCLE;
 
 /// Start: ko 1 "W", ko 2 "B", ko 3 "W", reached by White's move A9 so that the starting
 /// position is one White produced by placing a stone.
 fn triple_ko(rules: Ruleset) -> Game {
-    let mut black = String::new();
-    let mut white = String::new();
-    for row in [2, 5, 8] {
-        black.push_str(&format!(" B{row} C{} C{}", row - 1, row + 1));
-        white.push_str(&format!(" E{row} D{} D{}", row - 1, row + 1));
-    }
-    black.push_str(" D5");
-    white.push_str(" C2 C8");
+    let (black, white) = common::triple_ko_stones();
     let mut game = setup(9, rules, &black, &white, White);
     play(&mut game, White, "A9");
     game
@@ -145,14 +129,7 @@ fn triple_ko_is_cut_by_every_superko_rule() {
 /// is legal, and it is Black's next capture, recreating his own first capture, that is cut.
 #[test]
 fn french_rule_cuts_the_cycle_at_the_first_self_repetition() {
-    let mut black = String::new();
-    let mut white = String::new();
-    for row in [2, 5, 8] {
-        black.push_str(&format!(" B{row} C{} C{}", row - 1, row + 1));
-        white.push_str(&format!(" E{row} D{} D{}", row - 1, row + 1));
-    }
-    black.push_str(" D5");
-    white.push_str(" C2 C8");
+    let (black, white) = common::triple_ko_stones();
     let mut game = setup(9, Ruleset::FRENCH, &black, &white, Black);
     for (color, vertex) in CYCLE {
         play(&mut game, color, vertex);

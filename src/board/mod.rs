@@ -922,3 +922,16 @@ impl NeighbourCounts {
         (self.0 / Self::one(color)) & 0xF
     }
 }
+
+/// A board for unit tests, from GTP vertex lists, with a function naming its points.
+#[cfg(test)]
+pub(crate) fn test_board(size: usize, black: &str, white: &str) -> (Board, impl Fn(&str) -> Point) {
+    let g = Geometry::new(size).expect("size");
+    let p = move |v: &str| g.parse_point(v).expect("vertex");
+    let stones = black
+        .split_whitespace()
+        .map(|v| (p(v), Color::Black))
+        .chain(white.split_whitespace().map(|v| (p(v), Color::White)))
+        .collect::<Vec<_>>();
+    (Board::from_stones(size, stones).expect("stones"), p)
+}

@@ -184,19 +184,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use crate::board::Board;
-    use crate::coord::{Color, Point};
-
-    fn board(size: usize, black: &str, white: &str) -> (Board, impl Fn(&str) -> Point) {
-        let g = Board::new(size).unwrap().geometry();
-        let p = move |v: &str| g.parse_point(v).unwrap();
-        let stones = black
-            .split_whitespace()
-            .map(|v| (p(v), Color::Black))
-            .chain(white.split_whitespace().map(|v| (p(v), Color::White)))
-            .collect::<Vec<_>>();
-        (Board::from_stones(size, stones).unwrap(), p)
-    }
+    use crate::board::test_board as board;
+    use crate::coord::Color;
 
     #[test]
     fn self_atari_and_captures() {

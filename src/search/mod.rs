@@ -13,6 +13,7 @@
 //! visits and `K` the RAVE equivalence; no exploration term: priors and RAVE explore.
 
 pub mod patterns;
+pub mod player;
 pub mod policy;
 pub mod priors;
 pub mod tree;

@@ -135,8 +135,16 @@ mod tests {
     }
 
     #[test]
-    fn the_table_is_selective() {
-        let set: usize = table().iter().map(|w| w.count_ones() as usize).sum();
-        assert!(set > 100 && set < 65536 / 4, "{set} codes match");
+    fn cuts_match_and_lone_stones_do_not() {
+        let (b, p) = crate::board::test_board(9, "D6 F5", "E6 D5");
+        // Peeped cut at E5: "XO? / O.X / ???".
+        assert!(matches(b.neighbourhood_code(p("E5"))));
+        let (b, p) = crate::board::test_board(9, "E6", "");
+        assert!(!matches(b.neighbourhood_code(p("E5"))));
+        let (b, p) = crate::board::test_board(9, "E6 D5", "");
+        assert!(
+            !matches(b.neighbourhood_code(p("E5"))),
+            "one colour alone makes no shape"
+        );
     }
 }

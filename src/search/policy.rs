@@ -208,14 +208,7 @@ mod tests {
     use rand::SeedableRng;
 
     fn board(black: &str, white: &str) -> (Board, impl Fn(&str) -> Point) {
-        let g = Board::new(9).unwrap().geometry();
-        let p = move |v: &str| g.parse_point(v).unwrap();
-        let stones = black
-            .split_whitespace()
-            .map(|v| (p(v), Color::Black))
-            .chain(white.split_whitespace().map(|v| (p(v), Color::White)))
-            .collect::<Vec<_>>();
-        (Board::from_stones(9, stones).unwrap(), p)
+        crate::board::test_board(9, black, white)
     }
 
     #[test]

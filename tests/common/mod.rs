@@ -64,3 +64,28 @@ pub fn stones(game: &Game, color: Color) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// Three single-stone kos on a 9×9 board, at C/D2, C/D5 and C/D8 ("W": a White stone on C
+/// that Black may take at D; "B": a Black stone on D that White may take at C), starting
+/// with ko 1 "W", ko 2 "B", ko 3 "W". Returns the Black and White stones to set up.
+pub fn triple_ko_stones() -> (String, String) {
+    let mut black = String::new();
+    let mut white = String::new();
+    for row in [2, 5, 8] {
+        black.push_str(&format!(" B{row} C{} C{}", row - 1, row + 1));
+        white.push_str(&format!(" E{row} D{} D{}", row - 1, row + 1));
+    }
+    black.push_str(" D5");
+    white.push_str(" C2 C8");
+    (black, white)
+}
+
+/// The six captures that bring the triple ko back to its start.
+pub const TRIPLE_KO_CYCLE: [(Color, &str); 6] = [
+    (Color::Black, "D2"),
+    (Color::White, "C5"),
+    (Color::Black, "D8"),
+    (Color::White, "C2"),
+    (Color::Black, "D5"),
+    (Color::White, "C8"),
+];

@@ -1,0 +1,268 @@
+//! The search as a [`Player`]: the strength levels as documented sets of search settings,
+//! the budget of each move, and the decisions around the search (pass, resign).
+
+use super::{Budget, Search, SearchConfig, SearchResult};
+use crate::coord::{Color, Move};
+use crate::game::Game;
+use crate::ownership;
+use crate::player::{Choice, Level, Mode, Player};
+use crate::search::policy::PolicyConfig;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// What a level searches with, and how it picks among the moves the search found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelSettings {
+    pub search: SearchConfig,
+    /// Playouts per move when neither the command line nor a clock says otherwise.
+    pub playouts: Option<u64>,
+    /// Seconds per move when neither the command line nor a clock says otherwise.
+    pub seconds: Option<f64>,
+    /// When above 0, the move is drawn among the root moves with probability proportional
+    /// to playouts^(1/temperature) instead of taking the most simulated one: a softer,
+    /// more human choice for the weaker levels.
+    pub temperature: f64,
+    /// Whether this level may resign.
+    pub may_resign: bool,
+}
+
+impl LevelSettings {
+    /// The settings of `level` on a board of `size` lines with `threads` threads.
+    ///
+    /// * beginner: 400 playouts with the full playout policy and priors, one thread, the
+    ///   move drawn among the candidates by playouts (temperature 1); it plays shapes and
+    ///   answers ataris, never fills its own eyes, and makes a beginner's mistakes. Never
+    ///   resigns.
+    /// * intermediate: 4,000 playouts, one thread, a mild temperature (0.3).
+    /// * expert: every thread, the full time (1 s a move on 9×9, 3 s on 13×13, 6 s on
+    ///   19×19 when no clock or `--time` is given), the most simulated move.
+    pub fn of(level: Level, size: usize, threads: usize) -> LevelSettings {
+        let search = SearchConfig {
+            policy: PolicyConfig::HEAVY,
+            threads: 1,
+            ..SearchConfig::default()
+        };
+        match level {
+            Level::Beginner => LevelSettings {
+                search,
+                playouts: Some(400),
+                seconds: None,
+                temperature: 1.0,
+                may_resign: false,
+            },
+            Level::Intermediate => LevelSettings {
+                search,
+                playouts: Some(4_000),
+                seconds: None,
+                temperature: 0.3,
+                may_resign: true,
+            },
+            Level::Expert => LevelSettings {
+                search: SearchConfig {
+                    threads: threads.max(1),
+                    ..search
+                },
+                playouts: None,
+                seconds: Some(match size {
+                    0..=9 => 1.0,
+                    10..=13 => 3.0,
+                    _ => 6.0,
+                }),
+                temperature: 0.0,
+                may_resign: true,
+            },
+        }
+    }
+}
+
+/// Overrides from the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Overrides {
+    pub playouts: Option<u64>,
+    pub seconds: Option<f64>,
+    /// Memory cap of the tree in bytes.
+    pub max_memory: Option<usize>,
+    /// Win rate under which to resign; 0 never resigns.
+    pub resign_threshold: f64,
+}
+
+/// Moves in a row the win rate must stay under the threshold before resigning.
+const RESIGN_MOVES: u32 = 3;
+/// Simulations the best move needs before its win rate is trusted for resigning.
+const RESIGN_MIN_PLAYOUTS: u32 = 500;
+
+/// The Monte Carlo player.
+pub struct MctsPlayer {
+    level: Level,
+    settings: LevelSettings,
+    overrides: Overrides,
+    search: Search,
+    rng: SmallRng,
+    /// Consecutive moves whose win rate was under the resign threshold.
+    hopeless_moves: u32,
+    last: Option<SearchResult>,
+}
+
+impl MctsPlayer {
+    pub fn new(
+        level: Level,
+        size: usize,
+        threads: usize,
+        overrides: Overrides,
+        seed: u64,
+    ) -> MctsPlayer {
+        let settings = Self::configure(level, size, threads, &overrides);
+        MctsPlayer {
+            level,
+            settings,
+            overrides,
+            search: Search::new(settings.search, seed),
+            rng: SmallRng::seed_from_u64(seed),
+            hopeless_moves: 0,
+            last: None,
+        }
+    }
+
+    fn configure(
+        level: Level,
+        size: usize,
+        threads: usize,
+        overrides: &Overrides,
+    ) -> LevelSettings {
+        let mut settings = LevelSettings::of(level, size, threads);
+        if let Some(bytes) = overrides.max_memory {
+            settings.search.max_memory = bytes;
+        }
+        settings
+    }
+
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Changes the level (GTP `hoshi-level`, GoGui's parameter).
+    pub fn set_level(&mut self, level: Level, size: usize, threads: usize) {
+        self.level = level;
+        self.settings = Self::configure(level, size, threads, &self.overrides);
+        self.search.set_config(self.settings.search);
+        self.hopeless_moves = 0;
+    }
+
+    /// The last search's result (for analysis and logs).
+    pub fn last_result(&self) -> Option<&SearchResult> {
+        self.last.as_ref()
+    }
+
+    /// The budget of the next move: the command line's, else the level's.
+    fn budget(&self) -> Budget {
+        let playouts = self.overrides.playouts.or(self.settings.playouts);
+        let seconds = self
+            .overrides
+            .seconds
+            .or(if self.overrides.playouts.is_some() {
+                None
+            } else {
+                self.settings.seconds
+            });
+        Budget {
+            playouts,
+            time: seconds.map(Duration::from_secs_f64),
+        }
+    }
+
+    /// Draws a move among the candidates by playouts^(1/temperature).
+    fn draw(&mut self, result: &SearchResult) -> Move {
+        let t = self.settings.temperature;
+        let weights: Vec<f64> = result
+            .candidates
+            .iter()
+            .map(|c| f64::from(c.playouts).powf(1.0 / t))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        if total <= 0.0 {
+            return result.best;
+        }
+        let mut x = self.rng.gen_range(0.0..total);
+        for (c, w) in result.candidates.iter().zip(weights) {
+            if x < w {
+                return c.mv;
+            }
+            x -= w;
+        }
+        result.best
+    }
+
+    /// Whether to resign after this search.
+    fn should_resign(&mut self, result: &SearchResult) -> bool {
+        let threshold = self.overrides.resign_threshold;
+        let trusted = result
+            .candidates
+            .first()
+            .is_some_and(|c| c.playouts >= RESIGN_MIN_PLAYOUTS);
+        if !self.settings.may_resign || threshold <= 0.0 || !trusted {
+            self.hopeless_moves = 0;
+            return false;
+        }
+        if result.winrate < threshold {
+            self.hopeless_moves += 1;
+        } else {
+            self.hopeless_moves = 0;
+        }
+        self.hopeless_moves >= RESIGN_MOVES
+    }
+}
+
+/// Whether `color` can pass now without losing: the opponent has just passed and the count
+/// with the dead stones judged as a player would wins for `color`.
+fn passing_wins(game: &Game, color: Color) -> bool {
+    let opponent_passed = game
+        .history()
+        .last()
+        .is_some_and(|t| t.mv == Move::Pass && t.color != color);
+    if !opponent_passed {
+        return false;
+    }
+    let score = game.score(&ownership::judge(game));
+    score.result().winner() == Some(color)
+}
+
+impl Player for MctsPlayer {
+    fn choose(&mut self, game: &Game, color: Color, mode: Mode) -> Choice {
+        if mode != Mode::Cleanup && passing_wins(game, color) {
+            return Choice::Move(Move::Pass);
+        }
+        let stop = AtomicBool::new(false);
+        let result = self.search.run(game, color, self.budget(), &stop);
+        log::info!(
+            "{} playouts in {:.2?} ({:.0}/s): best {} at {:.1}%",
+            result.playouts,
+            result.elapsed,
+            result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-6),
+            super::move_name(game.board(), result.best),
+            100.0 * result.winrate
+        );
+        let resign = mode == Mode::Play && self.should_resign(&result);
+        let mut mv = if self.settings.temperature > 0.0 && mode != Mode::Regression {
+            self.draw(&result)
+        } else {
+            result.best
+        };
+        if mode == Mode::Cleanup && mv == Move::Pass {
+            // Cleanup plays on: pass only when no other move is worth anything.
+            if let Some(c) = result.candidates.iter().find(|c| c.mv != Move::Pass) {
+                mv = c.mv;
+            }
+        }
+        if !game.is_legal(color, mv) {
+            mv = Move::Pass;
+        }
+        self.last = Some(result);
+        if resign {
+            Choice::Resign
+        } else {
+            Choice::Move(mv)
+        }
+    }
+}
