@@ -391,7 +391,7 @@ impl Limits<'_> {
         }
         let n = self.playouts.fetch_add(1, Relaxed);
         let over = self.budget.playouts.is_some_and(|limit| n >= limit)
-            || (n % 16 == 0
+            || (n.is_multiple_of(16)
                 && self
                     .budget
                     .time
