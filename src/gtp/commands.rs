@@ -430,8 +430,11 @@ fn gogui_play_sequence(engine: &mut Engine, args: &[String]) -> Reply {
     }
     let board = engine.game().board();
     let moves = args
-        .chunks(2)
-        .map(|pair| args::color_and_move(board, &pair[0], &pair[1]))
+        .chunks_exact(2)
+        .map(|pair| match pair {
+            [c, v] => args::color_and_move(board, c, v),
+            _ => Err(Failure::Syntax),
+        })
         .collect::<Result<Vec<_>, Failure>>()?;
     engine.play_sequence(&moves).map_err(Failure::Illegal)?;
     Ok(String::new())
