@@ -4,7 +4,8 @@
 //! and understands what a game needs: SZ, KM, HA, RU, RE, PL, setup stones (AB, AW, AE,
 //! with FF[4]'s `aa:cc` rectangles), and moves (B, W; `[]` is a pass, and so is `[tt]` on
 //! boards up to 19x19, as FF[3] wrote it). Everything else is skipped. The parser works
-//! without recursion, so that no file, however deeply nested, can overflow the stack.
+//! without recursion, so that no file, however deeply nested, can overflow the stack, and
+//! files of more than [`MAX_MOVES`] moves are refused.
 //!
 //! Setup stones in the root with HA become the game's handicap (so that the ruleset's
 //! handicap bonus applies); other setup stones replace the position, and setup in the middle
@@ -90,8 +91,20 @@ pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
     for node in &nodes {
         record.events.extend(node_events(node, size)?);
     }
+    let moves = record
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Move(..)))
+        .count();
+    if moves > MAX_MOVES {
+        return Err(SgfError::BadValue(format!("{moves} moves")));
+    }
     Ok(record)
 }
+
+/// The most moves a file may hold: real games have a few hundred, and the game keeps every
+/// position it went through, so a file of a million passes would exhaust the memory.
+pub const MAX_MOVES: usize = 5000;
 
 /// Where the parser is: one entry per open game tree.
 struct Level {
@@ -591,6 +604,9 @@ mod tests {
         ] {
             assert!(parse(text).is_err(), "accepted {text:?}");
         }
+        // Too many moves are refused before any is played.
+        let long = format!("(;SZ[9]{})", ";B[]".repeat(MAX_MOVES + 1));
+        assert!(parse(&long).is_err());
         // Deep nesting is refused or read, never a stack overflow.
         let deep = format!("{}{}", "(;".repeat(100_000), ")".repeat(100_000));
         assert!(parse(&deep).is_ok());
