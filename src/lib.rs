@@ -2,6 +2,7 @@
 //!
 //! Data flows one way: GTP text → game (full rules, history) → board (stones, chains).
 
+pub mod arena; // `hoshi match`: games between two GTP engines, results.tsv, SGF, Elo report
 pub mod board; // the copy-make position: chains, liberties, captures, simple ko, hash
 pub mod clock; // time control as GTP announces it: time_settings, kgs-time_settings, time_left
 pub mod coord; // colours, vertices (GTP/SGF names), padded points, point sets

@@ -1,0 +1,397 @@
+//! `hoshi match`: games between two GTP engines, in the spirit of gogui-twogtp, so that
+//! every change to hoshi is judged by numbers.
+//!
+//! Each game is refereed by hoshi's own rules ([`referee`]): the engines are started for
+//! the game, set up, asked for moves in turn, and every move is checked before the other
+//! engine hears of it; an illegal move, a crash, garbage or silence past `--move-timeout`
+//! loses the game, with the reason. Finished games are counted by hoshi or by a GTP
+//! `--referee`, and each engine's own `final_score` is kept beside the result.
+//!
+//! In `--out DIR` every game is saved as `game-NNNN.sgf` and as one row of `results.tsv`
+//! ([`results`]), written the moment it ends; a new run with the same `--out` skips the
+//! games already there, so an interrupted match continues where it stopped. The engines'
+//! stderr goes to `DIR/logs/game-NNNN-{black,white,referee}.log` (deleted when empty).
+//! Progress goes to stderr after each game; the final table ([`stats`]) is returned as a
+//! [`Summary`] and printed by [`command`].
+//!
+//! Wiring into the `hoshi` command line is one variant and one line:
+//! `Match(hoshi::arena::MatchArgs)` in a `#[derive(Subcommand)]` enum, and
+//! `Some(Sub::Match(args)) => hoshi::arena::command(&args)` in `main`.
+
+mod command_line;
+mod counting;
+mod program;
+mod progress;
+mod record;
+mod referee;
+pub mod results;
+mod settings;
+pub mod stats;
+mod sync;
+
+pub use command_line::split as split_command_line;
+pub use counting::{hoshi_count, Scorer};
+pub use record::{civil_date, sgf_text, Header};
+pub use referee::{play_game, Played};
+pub use results::Row;
+pub use settings::Settings;
+pub use stats::Tally;
+
+use crate::rules::Ruleset;
+use program::Program;
+use progress::Progress;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::process::{ExitCode, Stdio};
+use std::sync::{mpsc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// The least time an engine gets to answer its first command, whatever `--move-timeout`
+/// says: engines that load a network or an opening book are slow to start.
+pub const STARTUP: Duration = Duration::from_secs(30);
+
+/// Plays games between two GTP engines and reports who is stronger, by how much (Elo)
+/// and how sure that is.
+///
+/// Each engine is a full command line, e.g. `--black "gnugo --mode gtp --level 10"
+/// --white "hoshi --level beginner"`; a per-move time or playout budget belongs there.
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+pub struct MatchArgs {
+    /// The engine playing Black (in odd-numbered games with --alternate).
+    #[arg(long)]
+    pub black: String,
+
+    /// The engine playing White (in odd-numbered games with --alternate).
+    #[arg(long)]
+    pub white: String,
+
+    /// Games in the match, numbered from 1; games already in DIR/results.tsv are skipped.
+    #[arg(long, default_value_t = 1)]
+    pub games: usize,
+
+    /// Board size (2 to 25).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
+    pub size: u8,
+
+    /// Komi [default: the rules' usual komi, 7.5 for French].
+    #[arg(long, allow_negative_numbers = true)]
+    pub komi: Option<f64>,
+
+    /// Rules by which hoshi judges every move and counts: french, chinese, japanese, aga,
+    /// new-zealand, tromp-taylor. Engines with `kgs-rules` or `hoshi-rules` are told.
+    #[arg(long, default_value = "french", value_parser = parse_rules)]
+    pub rules: Ruleset,
+
+    /// Handicap stones for Black: GTP's fixed placement where it exists, else free.
+    #[arg(long, default_value_t = 0)]
+    pub handicap: usize,
+
+    /// Swap colours every other game: even-numbered games give Black to the --white engine.
+    #[arg(long)]
+    pub alternate: bool,
+
+    /// Moves (passes included) after which a game is stopped and counted.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_moves: u32,
+
+    /// Seconds an engine may take to answer a command (genmove included); past it the
+    /// engine is killed and loses on time.
+    #[arg(long, default_value_t = 60.0)]
+    pub move_timeout: f64,
+
+    /// Games played at the same time (each with its own pair of engines).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub parallel: u16,
+
+    /// A GTP engine that counts finished games (given the moves, asked `final_score`),
+    /// e.g. "gnugo --mode gtp --chinese-rules" [default: hoshi's own count].
+    #[arg(long)]
+    pub referee: Option<String>,
+
+    /// Directory for the SGF files, results.tsv and the engines' logs.
+    #[arg(long, default_value = "match")]
+    pub out: PathBuf,
+}
+
+/// Reads `--rules`.
+pub fn parse_rules(name: &str) -> Result<Ruleset, String> {
+    Ruleset::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Ruleset::PRESETS.iter().map(|r| r.name).collect();
+        format!("unknown rules; use one of {}", names.join(", "))
+    })
+}
+
+/// A match once run (or resumed): every game in results.tsv, and the tally of them.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The two engines' names, the `--black` one first.
+    pub players: [String; 2],
+    /// Every game of the match, in game order, those of earlier runs included.
+    pub rows: Vec<Row>,
+    /// Games played by this run.
+    pub played_now: usize,
+    pub tally: Tally,
+}
+
+impl Summary {
+    /// The final report: what was played, then the table of [`Tally::report`].
+    pub fn report(&self) -> String {
+        format!(
+            "{} games of {} against {} ({} played by this run).\n\n{}",
+            self.rows.len(),
+            self.players[0],
+            self.players[1],
+            self.played_now,
+            self.tally.report()
+        )
+    }
+}
+
+/// `hoshi match`: runs the match and prints the report on stdout; errors that stop it
+/// (an engine that cannot start, an unwritable directory) go to stderr.
+pub fn command(args: &MatchArgs) -> ExitCode {
+    match run(args) {
+        Ok(summary) => {
+            print!("{}", summary.report());
+            ExitCode::SUCCESS
+        }
+        Err(why) => {
+            eprintln!("hoshi match: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the match `args` describes, skipping the games already in `DIR/results.tsv`.
+pub fn run(args: &MatchArgs) -> Result<Summary, String> {
+    let plan = Plan::new(args)?;
+    let logs = plan.out.join("logs");
+    fs::create_dir_all(&logs).map_err(|why| format!("cannot create {}: {why}", logs.display()))?;
+    let players = plan.identify()?;
+    let path = plan.out.join("results.tsv");
+    let mut rows = results::load(&path)?;
+    check_players(&rows, &players, &path)?;
+    let todo: Vec<usize> = (1..=args.games)
+        .filter(|n| !rows.iter().any(|r| r.game == *n))
+        .collect();
+    let white_first = !plan.settings.handicap.is_empty();
+    let mut progress = Progress::new(args.games.max(rows.len()), rows.len());
+    let mut played_now = 0;
+    plan.play_all(&players, todo, |row| {
+        results::append(&path, &row)?;
+        rows.push(row);
+        played_now += 1;
+        let tally = Tally::new(&players, &rows, white_first);
+        eprintln!("{}", progress.record(&rows[rows.len() - 1], &tally));
+        Ok(())
+    })?;
+    rows.sort_by_key(|r| r.game);
+    let tally = Tally::new(&players, &rows, white_first);
+    Ok(Summary {
+        players,
+        rows,
+        played_now,
+        tally,
+    })
+}
+
+/// Refuses to mix two matches in one directory: every row must be between the players.
+fn check_players(rows: &[Row], players: &[String; 2], path: &Path) -> Result<(), String> {
+    let known = |name: &String| players.contains(name);
+    match rows.iter().find(|r| !(known(&r.black) && known(&r.white))) {
+        Some(row) => Err(format!(
+            "{} holds game {} between {:?} and {:?}, not between {:?} and {:?}: \
+             use another --out directory",
+            path.display(),
+            row.game,
+            row.black,
+            row.white,
+            players[0],
+            players[1]
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The match, checked and ready.
+struct Plan {
+    settings: Settings,
+    /// The `--black` and `--white` command lines, split into words.
+    engines: [Vec<String>; 2],
+    scorer: Scorer,
+    alternate: bool,
+    parallel: usize,
+    out: PathBuf,
+}
+
+impl Plan {
+    fn new(args: &MatchArgs) -> Result<Plan, String> {
+        let komi = args.komi.unwrap_or(args.rules.default_komi);
+        let settings = Settings::new(
+            usize::from(args.size),
+            args.rules,
+            komi,
+            args.handicap,
+            args.max_moves as usize,
+            args.move_timeout,
+        )?;
+        let scorer = match &args.referee {
+            Some(line) => Scorer::Referee(command_line::split(line)?),
+            None => Scorer::Hoshi,
+        };
+        Ok(Plan {
+            settings,
+            engines: [
+                command_line::split(&args.black)?,
+                command_line::split(&args.white)?,
+            ],
+            scorer,
+            alternate: args.alternate,
+            parallel: usize::from(args.parallel.max(1)),
+            out: args.out.clone(),
+        })
+    }
+
+    /// The engines playing Black and White in game `number` (0: `--black`, 1: `--white`).
+    fn seats(&self, number: usize) -> [usize; 2] {
+        if self.alternate && number.is_multiple_of(2) {
+            [1, 0]
+        } else {
+            [0, 1]
+        }
+    }
+
+    /// The players' names for the records: each engine's GTP `name` and `version`; when
+    /// those are the same (hoshi against hoshi), the command lines; when those are the
+    /// same too, the names numbered. Also checks that both engines start.
+    fn identify(&self) -> Result<[String; 2], String> {
+        let names = [self.identify_one(0)?, self.identify_one(1)?];
+        if names[0] != names[1] {
+            return Ok(names);
+        }
+        let lines = self.engines.clone().map(|words| words.join(" "));
+        if lines[0] != lines[1] {
+            return Ok(lines);
+        }
+        Ok([format!("{} #1", names[0]), format!("{} #2", names[1])])
+    }
+
+    fn identify_one(&self, engine: usize) -> Result<String, String> {
+        let words = &self.engines[engine];
+        let timeout = self.settings.move_timeout;
+        let mut program = Program::start(words, Stdio::null(), timeout, timeout.max(STARTUP))
+            .map_err(|fault| format!("{}: {fault}", words.join(" ")))?;
+        let mut ask = |command: &str| match program.ask(command) {
+            Ok(Ok(text)) => Ok(text.split_whitespace().collect::<Vec<_>>().join(" ")),
+            Ok(Err(_)) => Ok(String::new()),
+            Err(fault) => Err(format!("{}: {fault} on `{command}`", words.join(" "))),
+        };
+        let name = ask("name")?;
+        let version = ask("version")?;
+        program.quit();
+        let name = if name.is_empty() {
+            words.join(" ")
+        } else {
+            name
+        };
+        Ok(format!("{name} {version}").trim().replace('\t', " "))
+    }
+
+    /// Plays the games numbered in `todo`, `--parallel` at a time, and hands each row to
+    /// `record` as its game ends (on this thread, so rows are written one at a time). An
+    /// error from `record` stops the match: no new game starts.
+    fn play_all(
+        &self,
+        players: &[String; 2],
+        todo: Vec<usize>,
+        mut record: impl FnMut(Row) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let queue = Mutex::new(todo.into_iter());
+        let (sender, receiver) = mpsc::channel();
+        thread::scope(|scope| {
+            for _ in 0..self.parallel {
+                let sender = sender.clone();
+                let queue = &queue;
+                scope.spawn(move || {
+                    while let Some(number) = next_game(queue) {
+                        if sender.send(self.play_one(players, number)).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(sender);
+            for finished in receiver {
+                if let Err(why) = finished.and_then(&mut record) {
+                    if let Ok(mut games) = queue.lock() {
+                        games.by_ref().for_each(drop);
+                    }
+                    return Err(why);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Plays game `number`, saves its SGF and returns its row.
+    fn play_one(&self, players: &[String; 2], number: usize) -> Result<Row, String> {
+        let seats = self.seats(number);
+        let commands = seats.map(|engine| self.engines[engine].as_slice());
+        let open_log = |role: &str| self.open_log(number, role);
+        let played = play_game(&self.settings, commands, &self.scorer, &open_log);
+        self.remove_empty_logs(number);
+        let [black, white] = seats.map(|engine| players[engine].clone());
+        let header = Header {
+            number,
+            black: &black,
+            white: &white,
+            date: record::today(),
+        };
+        let sgf = self.out.join(format!("game-{number:04}.sgf"));
+        fs::write(&sgf, sgf_text(&played, &header))
+            .map_err(|why| format!("cannot write {}: {why}", sgf.display()))?;
+        Ok(Row {
+            game: number,
+            black,
+            white,
+            result: played.result,
+            reason: played.reason,
+            moves: played.game.move_number(),
+            seconds: played.seconds,
+            claims: played.claims,
+        })
+    }
+
+    fn log_path(&self, number: usize, role: &str) -> PathBuf {
+        self.out
+            .join("logs")
+            .join(format!("game-{number:04}-{role}.log"))
+    }
+
+    /// Where the stderr of the program playing `role` goes: its log file, or nowhere if
+    /// the file cannot be created (a log is not worth stopping the match for).
+    fn open_log(&self, number: usize, role: &str) -> Stdio {
+        match File::create(self.log_path(number, role)) {
+            Ok(file) => Stdio::from(file),
+            Err(why) => {
+                log::warn!("no log for game {number} ({role}): {why}");
+                Stdio::null()
+            }
+        }
+    }
+
+    fn remove_empty_logs(&self, number: usize) {
+        for role in ["black", "white", "referee"] {
+            let path = self.log_path(number, role);
+            if fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
+                let _ = fs::remove_file(&path);
+            }
+        }
+    }
+}
+
+/// The next game to play, if any is left.
+fn next_game(queue: &Mutex<std::vec::IntoIter<usize>>) -> Option<usize> {
+    queue.lock().ok()?.next()
+}

@@ -1,0 +1,100 @@
+//! Each game of a match as an SGF file: what `crate::sgf::write` gives (size, komi, rules,
+//! handicap stones, result, moves), plus what a match record needs beside it: the players
+//! (PB, PW), the date (DT), the game number (GN) and, in the game comment (GC), how the
+//! game ended and the time each side spent. SGF's BL/WL are the time *left* on a clock
+//! after a move, which a match without clocks does not have, so the time spent goes in
+//! the comment.
+
+use super::referee::Played;
+use crate::sgf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Who played a game, and when.
+pub struct Header<'a> {
+    pub number: usize,
+    pub black: &'a str,
+    pub white: &'a str,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+}
+
+/// The game as an SGF file.
+pub fn sgf_text(played: &Played, header: &Header) -> String {
+    let text = sgf::write(&played.game, Some(played.result));
+    // The root node ends where the first move starts (`sgf::write` puts every move after
+    // a line break) or, in a game without moves, at the closing parenthesis.
+    let root_end = text
+        .find("\n;")
+        .or_else(|| text.rfind(')'))
+        .unwrap_or(text.len());
+    let (root, rest) = text.split_at(root_end);
+    format!("{root}{}{rest}", match_properties(played, header))
+}
+
+/// PB, PW, DT, GN and GC.
+fn match_properties(played: &Played, header: &Header) -> String {
+    let [black, white] = played.seconds;
+    let moves = played.game.move_number();
+    let comment = format!(
+        "{}. Time used: Black {black:.1} s, White {white:.1} s, in {moves} moves.",
+        played.reason
+    );
+    format!(
+        "PB[{}]PW[{}]DT[{}]GN[{}]GC[{}]",
+        escape(header.black),
+        escape(header.white),
+        header.date,
+        header.number,
+        escape(&comment)
+    )
+}
+
+/// An SGF text value: `]` and `\` take a backslash.
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// Today's date (UTC) as SGF's DT writes it.
+pub fn today() -> String {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (year, month, day) = civil_date((seconds / 86_400) as i64);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The Gregorian date `days` days after 1970-01-01 (Howard Hinnant's `civil_from_days`,
+/// which counts in 400-year eras of 146,097 days starting on March 1st so that the leap
+/// day falls at the end of each year).
+pub fn civil_date(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_from_days_since_1970() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(59), (1970, 3, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(19_782), (2024, 2, 29));
+        assert_eq!(civil_date(-1), (1969, 12, 31));
+        assert_eq!(today().len(), 10);
+    }
+}

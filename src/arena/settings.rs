@@ -1,0 +1,102 @@
+//! What every game of a match shares, checked once before the first game: board, rules,
+//! komi, handicap stones, move limit and the time an engine may take to answer.
+
+use crate::coord::Vertex;
+use crate::game::Game;
+use crate::handicap;
+use crate::rules::Ruleset;
+use std::time::Duration;
+
+/// The settings of every game of a match.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The start of every game: the empty board with rules, komi and handicap stones.
+    /// Each game plays on a copy, so that all of them are judged by the same rules.
+    pub start: Game,
+    /// The handicap stones, in the order they were placed (empty without handicap).
+    pub handicap: Vec<Vertex>,
+    /// Whether the handicap is GTP's fixed one (`fixed_handicap`), which every engine
+    /// places the same way; otherwise the stones are sent with `set_free_handicap`.
+    pub fixed_handicap: bool,
+    /// Moves (passes included) after which the game is stopped and counted.
+    pub max_moves: usize,
+    /// Time an engine may take to answer any command, `genmove` included.
+    pub move_timeout: Duration,
+}
+
+impl Settings {
+    /// Checks the values and places the handicap: fixed stones where GTP's table has them
+    /// (up to 9 on odd boards from 9x9), else hoshi's free placement.
+    pub fn new(
+        size: usize,
+        rules: Ruleset,
+        komi: f64,
+        stones: usize,
+        max_moves: usize,
+        move_timeout: f64,
+    ) -> Result<Settings, String> {
+        let mut start =
+            Game::new(size, rules, komi).ok_or(format!("no {size}x{size} board: use 2 to 25"))?;
+        if !komi.is_finite() {
+            return Err("komi must be a number".into());
+        }
+        if !(move_timeout.is_finite() && move_timeout > 0.0) {
+            return Err("the move time-out must be a number of seconds above 0".into());
+        }
+        let (handicap, fixed_handicap) = place_handicap(&mut start, stones)?;
+        Ok(Settings {
+            start,
+            handicap,
+            fixed_handicap,
+            max_moves,
+            move_timeout: Duration::from_secs_f64(move_timeout),
+        })
+    }
+
+    pub fn size(&self) -> usize {
+        self.start.size()
+    }
+
+    pub fn rules(&self) -> Ruleset {
+        self.start.rules()
+    }
+
+    pub fn komi(&self) -> f64 {
+        self.start.komi()
+    }
+}
+
+/// Puts `stones` handicap stones on `game`; returns them and whether they are the fixed
+/// ones. No stones for 0; 1 is refused, as GTP does (one stone is no handicap: it is
+/// Black's first move, which `--komi 0.5` would describe).
+fn place_handicap(game: &mut Game, stones: usize) -> Result<(Vec<Vertex>, bool), String> {
+    if stones == 0 {
+        return Ok((Vec::new(), false));
+    }
+    let refused = |why: handicap::HandicapError| format!("handicap {stones}: {why}");
+    if stones <= handicap::max_fixed(game.size()) {
+        let placed = game.fixed_handicap(stones).map_err(refused)?;
+        return Ok((placed, true));
+    }
+    let placed = handicap::free(game.size(), stones).map_err(refused)?;
+    game.set_handicap(&placed).map_err(refused)?;
+    Ok((placed, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handicaps_are_fixed_where_the_table_has_them() {
+        let s = Settings::new(9, Ruleset::FRENCH, 0.5, 4, 100, 1.0).unwrap();
+        assert!(s.fixed_handicap);
+        assert_eq!(s.start.handicap(), 4);
+        let s = Settings::new(5, Ruleset::FRENCH, 0.5, 3, 100, 1.0).unwrap();
+        assert!(!s.fixed_handicap);
+        assert_eq!(s.handicap.len(), 3);
+        assert!(Settings::new(9, Ruleset::FRENCH, 0.5, 1, 100, 1.0).is_err());
+        assert!(Settings::new(30, Ruleset::FRENCH, 7.5, 0, 100, 1.0).is_err());
+        assert!(Settings::new(9, Ruleset::FRENCH, 7.5, 0, 100, 0.0).is_err());
+    }
+}

@@ -1,0 +1,186 @@
+//! Keeping a GTP program in step with the game the arena referees: the setup every game
+//! starts with (board size, rules, komi, handicap, as gogui-twogtp and kgsGtp send them)
+//! and the moves. Used for both players and for a GTP referee.
+
+use super::program::{Fault, Program};
+use super::settings::Settings;
+use crate::coord::{Color, Geometry, Move, Vertex};
+use crate::game::Game;
+use crate::rules::Ruleset;
+use std::fmt;
+
+/// Why a program could not go on with the game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// It crashed, timed out or wrote garbage while answering `command`.
+    Fault { command: String, fault: Fault },
+    /// It answered `?` to a command it must accept.
+    Refused { command: String, answer: String },
+    /// It answered, but not something that makes sense here.
+    Unexpected { command: String, answer: String },
+}
+
+impl Failure {
+    /// Whether the failure is a time-out (a loss on time rather than by forfeit).
+    pub fn on_time(&self) -> bool {
+        matches!(
+            self,
+            Failure::Fault {
+                fault: Fault::TimedOut(_),
+                ..
+            }
+        )
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Fault { command, fault } => write!(f, "{fault} on `{command}`"),
+            Failure::Refused { command, answer } => write!(f, "refused `{command}`: {answer}"),
+            Failure::Unexpected { command, answer } => {
+                write!(f, "answered {answer:?} to `{command}`")
+            }
+        }
+    }
+}
+
+/// Sends `command`, which must succeed; returns the answer's text.
+pub fn require(program: &mut Program, command: &str) -> Result<String, Failure> {
+    match program.ask(command) {
+        Ok(Ok(text)) => Ok(text),
+        Ok(Err(answer)) => Err(Failure::Refused {
+            command: command.into(),
+            answer,
+        }),
+        Err(fault) => Err(Failure::Fault {
+            command: command.into(),
+            fault,
+        }),
+    }
+}
+
+/// Sends `command`, which the program may refuse (the refusal is only logged).
+fn offer(program: &mut Program, command: &str) -> Result<(), Failure> {
+    match require(program, command) {
+        Err(Failure::Refused { answer, .. }) => {
+            log::warn!("the engine refused `{command}`: {answer}");
+            Ok(())
+        }
+        other => other.map(|_| ()),
+    }
+}
+
+/// The setup of a new game: `boardsize`, `clear_board`, `komi`, the rules if the program
+/// has a command for them, and the handicap stones.
+pub fn prepare(program: &mut Program, settings: &Settings) -> Result<(), Failure> {
+    require(program, &format!("boardsize {}", settings.size()))?;
+    require(program, "clear_board")?;
+    require(program, &format!("komi {}", settings.komi()))?;
+    announce_rules(program, settings.rules())?;
+    place_handicap(program, settings)
+}
+
+/// Tells the rules through `hoshi-rules` (every preset) or `kgs-rules` (the four KGS
+/// knows); a program with neither plays by its own rules, which its command line sets
+/// (GNU Go's `--chinese-rules`, Pachi's `-r`), and a refusal is not held against it: the
+/// arena's referee decides what is legal either way.
+fn announce_rules(program: &mut Program, rules: Ruleset) -> Result<(), Failure> {
+    if program.knows("hoshi-rules") {
+        return offer(program, &format!("hoshi-rules {}", rules.name));
+    }
+    match kgs_name(rules) {
+        Some(name) if program.knows("kgs-rules") => offer(program, &format!("kgs-rules {name}")),
+        _ => Ok(()),
+    }
+}
+
+/// The name `kgs-rules` uses for a ruleset, when KGS has it.
+fn kgs_name(rules: Ruleset) -> Option<&'static str> {
+    match rules.name {
+        "japanese" => Some("japanese"),
+        "chinese" => Some("chinese"),
+        "aga" => Some("aga"),
+        "new-zealand" => Some("new_zealand"),
+        _ => None,
+    }
+}
+
+/// `fixed_handicap n` when the stones are GTP's fixed ones and the program knows the
+/// command (its answer must name the same points), else `set_free_handicap` with the
+/// stones, as gogui-twogtp does.
+fn place_handicap(program: &mut Program, settings: &Settings) -> Result<(), Failure> {
+    let stones = &settings.handicap;
+    if stones.is_empty() {
+        return Ok(());
+    }
+    if settings.fixed_handicap && program.knows("fixed_handicap") {
+        let command = format!("fixed_handicap {}", stones.len());
+        let answer = require(program, &command)?;
+        return same_points(&answer, stones)
+            .then_some(())
+            .ok_or(Failure::Unexpected { command, answer });
+    }
+    let list: Vec<String> = stones.iter().map(Vertex::to_string).collect();
+    require(program, &format!("set_free_handicap {}", list.join(" "))).map(|_| ())
+}
+
+/// Whether `answer` names exactly the points of `stones`, in any order.
+fn same_points(answer: &str, stones: &[Vertex]) -> bool {
+    let mut named: Vec<Option<Vertex>> = answer.split_whitespace().map(Vertex::parse_gtp).collect();
+    let mut expected: Vec<Option<Vertex>> = stones.iter().copied().map(Some).collect();
+    named.sort();
+    expected.sort();
+    named == expected
+}
+
+/// A move as GTP writes it: `D4` or `pass`.
+pub fn move_text(geometry: Geometry, mv: Move) -> String {
+    match mv {
+        Move::Pass => "pass".into(),
+        Move::Play(p) => geometry.name(p),
+    }
+}
+
+/// A colour as GTP commands name it: `b` or `w`, lower case as gogui-twogtp sends it
+/// (every engine reads it; some old ones read nothing else).
+pub fn colour_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "b",
+        Color::White => "w",
+    }
+}
+
+/// Tells the program that `color` played `mv`.
+pub fn play(
+    program: &mut Program,
+    geometry: Geometry,
+    color: Color,
+    mv: Move,
+) -> Result<(), Failure> {
+    let command = format!("play {} {}", colour_name(color), move_text(geometry, mv));
+    require(program, &command).map(|_| ())
+}
+
+/// Plays every move of `game` to the program (after [`prepare`]).
+pub fn replay(program: &mut Program, game: &Game) -> Result<(), Failure> {
+    let geometry = game.board().geometry();
+    for turn in game.history() {
+        play(program, geometry, turn.color, turn.mv)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handicap_answers_are_compared_as_sets() {
+        let stones = [Vertex::new(2, 2), Vertex::new(6, 6)];
+        assert!(same_points("G7 C3", &stones));
+        assert!(same_points("c3\ng7", &stones));
+        assert!(!same_points("C3 G7 E5", &stones));
+        assert!(!same_points("C3 banana", &stones));
+    }
+}

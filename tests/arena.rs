@@ -1,0 +1,844 @@
+//! The match runner (`hoshi match`): the results table and resuming, the Elo and
+//! confidence-interval maths, the SGF records, and whole matches between small fake GTP
+//! engines (Python scripts written into a scratch directory) that pass, play scripted
+//! moves, crash, answer garbage, play illegal moves or fall silent, and between real
+//! hoshi processes. GNU Go joins in when it is installed.
+
+use clap::Parser;
+use hoshi::arena::stats::{elo, wilson, Z95};
+use hoshi::arena::{self, results, Header, MatchArgs, Played, Row, Summary, Tally};
+use hoshi::coord::{Color, Move};
+use hoshi::game::Game;
+use hoshi::rules::Ruleset;
+use hoshi::score::GameResult;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A GTP engine that does what its arguments say, for testing the referee:
+/// `name=N` (its GTP name), `claim=R` (lists final_score and answers R), `refuse=CMD`
+/// (answers `?` to CMD), and `K=ACTION` for its K-th genmove: a vertex, `pass`,
+/// `resign`, `crash` (exits with status 3), `silent` (never answers), `garbage` (a line
+/// that is not GTP) or `junk` (`= banana`). Genmoves without an action pass.
+const FAKE_ENGINE: &str = r#"
+import sys, time
+opts = dict(a.split('=', 1) for a in sys.argv[1:])
+commands = ['protocol_version', 'name', 'version', 'list_commands', 'boardsize',
+            'clear_board', 'komi', 'play', 'genmove', 'set_free_handicap', 'quit']
+if 'claim' in opts:
+    commands.append('final_score')
+def answer(text='', ok=True):
+    sys.stdout.write(('= ' if ok else '? ') + text + '\n\n')
+    sys.stdout.flush()
+sys.stderr.write('fake engine %s started\n' % opts.get('name', 'fake'))
+sys.stderr.flush()
+moves = 0
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    command = words[0]
+    if command == opts.get('refuse'):
+        answer('refused', False)
+    elif command == 'name':
+        answer(opts.get('name', 'fake'))
+    elif command == 'version':
+        answer('1.0')
+    elif command == 'protocol_version':
+        answer('2')
+    elif command == 'list_commands':
+        answer('\n'.join(commands))
+    elif command == 'final_score' and 'claim' in opts:
+        answer(opts['claim'])
+    elif command == 'quit':
+        answer()
+        break
+    elif command == 'genmove':
+        moves += 1
+        action = opts.get(str(moves), 'pass')
+        if action == 'crash':
+            sys.exit(3)
+        elif action == 'silent':
+            time.sleep(3600)
+        elif action == 'garbage':
+            sys.stdout.write('thinking very hard\n\n')
+            sys.stdout.flush()
+        elif action == 'junk':
+            answer('banana')
+        else:
+            answer(action)
+    elif command in commands:
+        answer()
+    else:
+        answer('unknown command', False)
+"#;
+
+/// Python 3: the system's own when there is one, as version managers' `python3` shims
+/// take ten times longer to start than the interpreter, and every game starts two fakes.
+fn python() -> &'static str {
+    if Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3"
+    } else {
+        "python3"
+    }
+}
+
+/// A fresh scratch directory for one test, holding the fake engine.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("hoshi-arena-{}-{test}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("scratch directory");
+        fs::write(dir.join("fake.py"), FAKE_ENGINE).expect("fake engine");
+        Scratch { dir }
+    }
+
+    /// The command line of a fake engine with these options.
+    fn fake(&self, options: &str) -> String {
+        let script = self.dir.join("fake.py");
+        format!("{} -S {} {options}", python(), script.display())
+    }
+
+    fn out(&self) -> PathBuf {
+        self.dir.join("match")
+    }
+
+    /// A match between two command lines on 5x5 with French rules, one game.
+    fn args(&self, black: &str, white: &str) -> MatchArgs {
+        MatchArgs {
+            black: black.into(),
+            white: white.into(),
+            games: 1,
+            size: 5,
+            komi: None,
+            rules: Ruleset::FRENCH,
+            handicap: 0,
+            alternate: false,
+            max_moves: 200,
+            move_timeout: 10.0,
+            parallel: 1,
+            referee: None,
+            out: self.out(),
+        }
+    }
+
+    fn results(&self) -> String {
+        fs::read_to_string(self.out().join("results.tsv")).expect("results.tsv")
+    }
+
+    fn sgf(&self, game: usize) -> String {
+        fs::read_to_string(self.out().join(format!("game-{game:04}.sgf"))).expect("SGF file")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// The hoshi binary with a small search budget, so that games take a fraction of a second.
+fn hoshi(options: &str) -> String {
+    format!("{} --playouts 100 {options}", env!("CARGO_BIN_EXE_hoshi"))
+}
+
+fn run(args: &MatchArgs) -> Summary {
+    arena::run(args).unwrap_or_else(|why| panic!("the match failed: {why}"))
+}
+
+/// The only game of a one-game match.
+fn only_row(summary: &Summary) -> &Row {
+    assert_eq!(summary.rows.len(), 1, "{:?}", summary.rows);
+    &summary.rows[0]
+}
+
+fn row(game: usize, black: &str, white: &str, result: &str) -> Row {
+    Row {
+        game,
+        black: black.into(),
+        white: white.into(),
+        result: GameResult::parse(result).expect("result"),
+        reason: "two passes; counted by hoshi".into(),
+        moves: 40,
+        seconds: [2.0, 1.0],
+        claims: [None, None],
+    }
+}
+
+// --- the options --------------------------------------------------------------------
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+#[test]
+fn every_option_of_the_issue_is_on_the_command_line() {
+    let cli = Cli::try_parse_from([
+        "hoshi",
+        "--black",
+        "gnugo --mode gtp",
+        "--white",
+        "hoshi",
+        "--games",
+        "20",
+        "--size",
+        "9",
+        "--komi",
+        "-0.5",
+        "--rules",
+        "japanese",
+        "--handicap",
+        "2",
+        "--alternate",
+        "--max-moves",
+        "300",
+        "--move-timeout",
+        "2.5",
+        "--parallel",
+        "2",
+        "--referee",
+        "gnugo --mode gtp",
+        "--out",
+        "here",
+    ])
+    .expect("options");
+    let a = cli.args;
+    assert_eq!(
+        (a.black.as_str(), a.white.as_str()),
+        ("gnugo --mode gtp", "hoshi")
+    );
+    assert_eq!(
+        (a.games, a.size, a.komi, a.handicap),
+        (20, 9, Some(-0.5), 2)
+    );
+    assert_eq!(a.rules, Ruleset::JAPANESE);
+    assert!(a.alternate);
+    assert_eq!((a.max_moves, a.move_timeout, a.parallel), (300, 2.5, 2));
+    assert_eq!(a.referee.as_deref(), Some("gnugo --mode gtp"));
+    assert_eq!(a.out, Path::new("here"));
+    assert!(
+        Cli::try_parse_from(["hoshi", "--black", "a", "--white", "b", "--rules", "ing"]).is_err()
+    );
+    assert!(
+        Cli::try_parse_from(["hoshi", "--black", "a", "--white", "b", "--size", "26"]).is_err()
+    );
+}
+
+// --- results.tsv ----------------------------------------------------------------------
+
+#[test]
+fn rows_are_written_and_read_back_unchanged() {
+    let mut original = row(7, "gnugo 3.8", "hoshi 0.1", "W+R");
+    original.reason = "Black resigned\tafter a\nlong fight".into();
+    original.claims = [Some("B+2.5".into()), None];
+    let line = original.to_line();
+    assert_eq!(line.split('\t').count(), 10);
+    assert!(line.starts_with("7\tgnugo 3.8\thoshi 0.1\tW+R\tBlack resigned after a long fight\t40\t2.000\t1.000\tB+2.5\t-"));
+    let back = Row::parse(&line).expect("row");
+    assert_eq!(back.reason, "Black resigned after a long fight");
+    assert_eq!(
+        Row {
+            reason: original.reason.clone(),
+            ..back
+        },
+        original
+    );
+    // The two final-score columns may be missing (they come last).
+    let short = "3\ta\tb\tB+T\tWhite did not answer\t12\t0.5\t10.0";
+    assert_eq!(
+        Row::parse(short).expect("short row").result.to_string(),
+        "B+T"
+    );
+    for bad in [
+        "",
+        "3\ta\tb\tB+T",
+        "x\ta\tb\tB+3\tr\t1\t1\t1",
+        "3\ta\tb\tQ+3\tr\t1\t1\t1",
+        "3\ta\tb\tB+3\tr\t1\t-1\t1",
+    ] {
+        assert!(Row::parse(bad).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn the_results_file_survives_a_row_cut_short_and_repeated_games() {
+    let scratch = Scratch::new("results-file");
+    let path = scratch.dir.join("results.tsv");
+    assert!(results::load(&path).expect("no file yet").is_empty());
+    for game in 1..=3 {
+        results::append(&path, &row(game, "a", "b", "B+3")).expect("append");
+    }
+    let text = fs::read_to_string(&path).expect("file");
+    assert_eq!(text.lines().next(), Some(results::HEADER));
+    assert_eq!(text.lines().count(), 4);
+    // An interrupted run left half a row; another run wrote game 2 again.
+    let mut damaged = text.clone();
+    damaged.push_str(&row(2, "a", "b", "W+1").to_line());
+    damaged.push('\n');
+    damaged.push_str("4\ta\tb\tB+");
+    fs::write(&path, damaged).expect("damage");
+    let rows = results::load(&path).expect("load");
+    assert_eq!(rows.iter().map(|r| r.game).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(
+        rows[1].result.to_string(),
+        "B+3",
+        "the first row of a game wins"
+    );
+    assert_eq!(fs::read_to_string(&path).expect("rewritten"), text);
+    results::append(&path, &row(4, "a", "b", "0")).expect("append after repair");
+    assert_eq!(results::load(&path).expect("reload").len(), 4);
+}
+
+// --- statistics -------------------------------------------------------------------------
+
+fn close(actual: f64, expected: f64, tolerance: f64) -> bool {
+    (actual - expected).abs() <= tolerance
+}
+
+#[test]
+fn wilson_intervals_match_published_values() {
+    // Reference values: Wilson (1927) score intervals as tabulated by Newcombe (1998),
+    // "Two-sided confidence intervals for the single proportion", Table I (z = 1.96).
+    let cases = [
+        (0.0, 10.0, 0.0, 0.2775),
+        (1.0, 29.0, 0.0061, 0.1718),
+        (15.0, 148.0, 0.0624, 0.1605),
+        (81.0, 263.0, 0.2553, 0.3662),
+        (0.0, 20.0, 0.0, 0.1611),
+        (29.0, 29.0, 0.8830, 1.0),
+        (5.0, 10.0, 0.2366, 0.7634),
+    ];
+    for (wins, games, low, high) in cases {
+        let (l, h) = wilson(wins, games, Z95);
+        assert!(
+            close(l, low, 6e-5) && close(h, high, 6e-5),
+            "{wins}/{games}: {l} {h}"
+        );
+    }
+    assert!(close(wilson(10.0, 10.0, Z95).1, 1.0, 1e-12));
+    assert_eq!(wilson(0.0, 0.0, Z95), (0.0, 1.0));
+}
+
+#[test]
+fn elo_differences_follow_the_logistic_formula() {
+    assert_eq!(elo(0.5), 0.0);
+    assert!(close(elo(0.75), 400.0 * 3f64.log10(), 1e-9)); // 190.85
+    assert!(close(elo(0.75), 190.85, 0.01));
+    assert!(close(elo(0.64), 99.95, 0.01)); // the classic "64% is 100 Elo"
+    assert!(close(elo(1.0 / 11.0), -400.0, 1e-9));
+    assert_eq!(elo(1.0), f64::INFINITY);
+    assert_eq!(elo(0.0), f64::NEG_INFINITY);
+}
+
+#[test]
+fn the_tally_counts_engines_colours_and_disagreements() {
+    let players = ["gnugo".to_string(), "hoshi".to_string()];
+    let mut rows = vec![
+        row(1, "gnugo", "hoshi", "B+3.5"),
+        row(2, "hoshi", "gnugo", "W+R"),
+        row(3, "gnugo", "hoshi", "W+F"),
+        row(4, "hoshi", "gnugo", "0"),
+        row(5, "somebody", "else", "B+1"),
+    ];
+    rows[0].claims = [Some("B+3.5".into()), Some("W+0.5".into())];
+    rows[3].claims = [Some("B+1".into()), Some("0".into())];
+    let tally = Tally::new(&players, &rows, false);
+    let [gnugo, hoshi] = &tally.standings;
+    assert_eq!((gnugo.games, gnugo.wins, gnugo.draws), (4, 2, 1));
+    assert_eq!((hoshi.games, hoshi.wins, hoshi.draws), (4, 1, 1));
+    assert_eq!((gnugo.wins_as, gnugo.games_as), ([1, 1], [2, 2]));
+    assert_eq!((hoshi.wins_as, hoshi.games_as), ([0, 1], [2, 2]));
+    assert_eq!(tally.by_colour, [1, 2, 1]);
+    assert_eq!(gnugo.score(), 2.5);
+    // 40 moves a game: Black made 20, White 20; gnugo spent 2 s as Black, 1 s as White.
+    assert_eq!((gnugo.moves, gnugo.seconds), (80, 6.0));
+    assert_eq!(
+        tally.disagreements,
+        [
+            "game 1: recorded B+3.5, White (hoshi) says W+0.5",
+            "game 4: recorded 0, Black (hoshi) says B+1"
+        ]
+    );
+    assert_eq!(tally.margin_disagreements, 0);
+    assert_eq!(tally.endings, [2, 1, 1, 0]);
+    let (estimate, low, high) = tally.elo();
+    assert!(close(estimate, elo(2.5 / 4.0), 1e-9));
+    let (l, h) = wilson(2.5, 4.0, Z95);
+    assert!(
+        close(low, elo(l), 1e-9) && close(high, elo(h), 1e-9) && low < estimate && estimate < high
+    );
+    let report = tally.report();
+    for expected in [
+        "as Black",
+        "1/2",
+        "62.5%",
+        "Elo difference, gnugo minus hoshi: +89",
+        "Average game: 40.0 moves",
+        "W+0.5",
+    ] {
+        assert!(
+            report.contains(expected),
+            "{expected:?} missing from\n{report}"
+        );
+    }
+    assert_eq!(tally.score_line(), "gnugo 2, hoshi 1, 1 draw");
+}
+
+#[test]
+fn moves_are_shared_by_who_moves_first() {
+    let players = ["a".to_string(), "b".to_string()];
+    let mut game = row(1, "a", "b", "B+1");
+    game.moves = 7;
+    let even = Tally::new(&players, std::slice::from_ref(&game), false);
+    assert_eq!((even.standings[0].moves, even.standings[1].moves), (4, 3));
+    let handicap = Tally::new(&players, &[game], true);
+    assert_eq!(
+        (handicap.standings[0].moves, handicap.standings[1].moves),
+        (3, 4)
+    );
+}
+
+// --- SGF --------------------------------------------------------------------------------
+
+#[test]
+fn sgf_records_hold_players_rules_result_and_time() {
+    let mut game = Game::new(5, Ruleset::JAPANESE, 6.5).expect("game");
+    let c3 = game.board().geometry().parse_point("C3").expect("C3");
+    game.play(Color::Black, Move::Play(c3)).expect("C3");
+    game.play(Color::White, Move::Pass).expect("pass");
+    let played = Played {
+        game,
+        result: GameResult::Resignation {
+            winner: Color::Black,
+        },
+        reason: "White resigned".into(),
+        seconds: [1.25, 3.5],
+        claims: [None, None],
+    };
+    let header = Header {
+        number: 12,
+        black: "gnugo [3.8]",
+        white: "hoshi",
+        date: "2026-11-30".into(),
+    };
+    let text = arena::sgf_text(&played, &header);
+    for property in [
+        "PB[gnugo [3.8\\]]",
+        "PW[hoshi]",
+        "DT[2026-11-30]",
+        "GN[12]",
+        "RE[B+R]",
+        "RU[Japanese]",
+        "KM[6.5]",
+        "SZ[5]",
+    ] {
+        assert!(text.contains(property), "{property} missing from {text}");
+    }
+    assert!(
+        text.contains("GC[White resigned. Time used: Black 1.2 s, White 3.5 s, in 2 moves.]"),
+        "{text}"
+    );
+    let record = hoshi::sgf::parse(&text).expect("our SGF reads back");
+    assert_eq!(record.result.as_deref(), Some("B+R"));
+    let replayed = record.replay(Ruleset::FRENCH, 7.5, None).expect("replay");
+    assert_eq!(replayed.move_number(), 2);
+    assert_eq!(replayed.rules(), Ruleset::JAPANESE);
+}
+
+// --- whole matches between fake engines ------------------------------------------------
+
+#[test]
+fn two_passers_play_an_empty_board_counted_for_white() {
+    let s = Scratch::new("passers");
+    let mut args = s.args(
+        &s.fake("name=alpha claim=W+2"),
+        &s.fake("name=beta claim=W+7.5"),
+    );
+    args.games = 4;
+    args.alternate = true;
+    args.parallel = 2;
+    let summary = run(&args);
+    assert_eq!(summary.players, ["alpha 1.0", "beta 1.0"]);
+    assert_eq!(summary.played_now, 4);
+    let seats: Vec<(usize, &str, &str)> = summary
+        .rows
+        .iter()
+        .map(|r| (r.game, r.black.as_str(), r.white.as_str()))
+        .collect();
+    assert_eq!(
+        seats,
+        [
+            (1, "alpha 1.0", "beta 1.0"),
+            (2, "beta 1.0", "alpha 1.0"),
+            (3, "alpha 1.0", "beta 1.0"),
+            (4, "beta 1.0", "alpha 1.0")
+        ]
+    );
+    for row in &summary.rows {
+        assert_eq!(row.result.to_string(), "W+7.5");
+        assert_eq!(row.reason, "two passes; counted by hoshi");
+        assert_eq!(row.moves, 2);
+    }
+    let claims = ["W+2", "W+7.5"].map(|c| Some(c.to_string()));
+    assert_eq!(summary.rows[0].claims, claims);
+    // alpha's own count names the right winner with another margin, in every game.
+    assert!(summary.tally.disagreements.is_empty());
+    assert_eq!(summary.tally.margin_disagreements, 4);
+    assert_eq!(summary.tally.by_colour, [0, 4, 0]);
+    assert_eq!(summary.tally.standings[0].wins_as, [0, 2]);
+    assert_eq!(s.results().lines().count(), 5);
+    let sgf = s.sgf(2);
+    for property in [
+        "PB[beta 1.0]",
+        "PW[alpha 1.0]",
+        "RE[W+7.5]",
+        "RU[French]",
+        "KM[7.5]",
+        "SZ[5]",
+        "GN[2]",
+        ";B[];W[]",
+    ] {
+        assert!(sgf.contains(property), "{property} missing from {sgf}");
+    }
+    let log = fs::read_to_string(s.out().join("logs/game-0003-white.log")).expect("white's log");
+    assert!(log.contains("fake engine beta started"));
+    assert!(summary
+        .report()
+        .contains("4 games of alpha 1.0 against beta 1.0"));
+}
+
+#[test]
+fn a_crash_loses_by_forfeit_with_the_exit_status() {
+    let s = Scratch::new("crash");
+    let summary = run(&s.args(&s.fake("name=crasher 1=C3 2=crash"), &s.fake("name=passer")));
+    let row = only_row(&summary);
+    assert_eq!(row.result.to_string(), "W+F");
+    assert!(row.reason.starts_with("Black crashed"), "{}", row.reason);
+    assert!(
+        row.reason.contains("genmove b") && row.reason.contains('3'),
+        "{}",
+        row.reason
+    );
+    assert_eq!(row.moves, 2);
+    assert!(s.sgf(1).contains(";B[cc];W[]"));
+}
+
+#[test]
+fn garbage_and_nonsense_answers_lose_by_forfeit() {
+    let s = Scratch::new("garbage");
+    let summary = run(&s.args(&s.fake("name=passer"), &s.fake("name=chatty 1=garbage")));
+    let row = only_row(&summary);
+    assert_eq!(row.result.to_string(), "B+F");
+    assert!(
+        row.reason
+            .contains("White answered garbage \"thinking very hard\""),
+        "{}",
+        row.reason
+    );
+
+    let s = Scratch::new("junk");
+    let summary = run(&s.args(&s.fake("name=junk 1=junk"), &s.fake("name=passer")));
+    let row = only_row(&summary);
+    assert_eq!(row.result.to_string(), "W+F");
+    assert_eq!(row.reason, "Black answered \"banana\" to `genmove b`");
+    assert_eq!(row.moves, 0);
+}
+
+#[test]
+fn illegal_moves_lose_by_forfeit_ko_included() {
+    let s = Scratch::new("occupied");
+    let summary = run(&s.args(&s.fake("name=stubborn 1=C3 2=C3"), &s.fake("name=passer")));
+    assert_eq!(
+        only_row(&summary).reason,
+        "Black played C3, illegal: occupied"
+    );
+    assert_eq!(only_row(&summary).result.to_string(), "W+F");
+
+    // White takes a ko back at once: B B3, W D4, B C4, W D2, B C2, W E3, B A1, W C3,
+    // B D3 (takes C3), W C3 (the retake).
+    let s = Scratch::new("ko");
+    let black = s.fake("name=black 1=B3 2=C4 3=C2 4=A1 5=D3");
+    let white = s.fake("name=white 1=D4 2=D2 3=E3 4=C3 5=C3");
+    let summary = run(&s.args(&black, &white));
+    let row = only_row(&summary);
+    assert_eq!(row.reason, "White played C3, illegal: ko");
+    assert_eq!((row.result.to_string().as_str(), row.moves), ("B+F", 9));
+}
+
+#[test]
+fn silence_past_the_move_timeout_loses_on_time() {
+    let s = Scratch::new("silent");
+    let mut args = s.args(
+        &s.fake("name=passer"),
+        &s.fake("name=sleeper 1=D4 2=silent"),
+    );
+    args.move_timeout = 1.0;
+    let summary = run(&args);
+    let row = only_row(&summary);
+    assert_eq!(row.result.to_string(), "B+T");
+    assert_eq!(row.reason, "White did not answer within 1 s on `genmove w`");
+    assert_eq!(row.moves, 3);
+    assert!(row.seconds[1] >= 1.0, "the time-out counts as time used");
+}
+
+#[test]
+fn refusing_the_setup_or_a_legal_move_loses_by_forfeit() {
+    let s = Scratch::new("refuse-size");
+    let summary = run(&s.args(
+        &s.fake("name=passer"),
+        &s.fake("name=picky refuse=boardsize"),
+    ));
+    assert_eq!(
+        only_row(&summary).reason,
+        "White refused `boardsize 5`: refused"
+    );
+    assert_eq!(only_row(&summary).result.to_string(), "B+F");
+
+    let s = Scratch::new("refuse-play");
+    let summary = run(&s.args(&s.fake("name=mover 1=C3"), &s.fake("name=deaf refuse=play")));
+    assert_eq!(
+        only_row(&summary).reason,
+        "White refused `play b C3`: refused"
+    );
+}
+
+#[test]
+fn resignation_ends_the_game_uncounted() {
+    let s = Scratch::new("resign");
+    let summary = run(&s.args(
+        &s.fake("name=mover 1=C3"),
+        &s.fake("name=quitter 1=resign claim=W+1"),
+    ));
+    let row = only_row(&summary);
+    assert_eq!(
+        (row.result.to_string().as_str(), row.reason.as_str()),
+        ("B+R", "White resigned")
+    );
+    assert_eq!(row.claims, [None, None], "nobody counts a resigned game");
+}
+
+#[test]
+fn handicap_stones_are_sent_and_white_moves_first() {
+    let s = Scratch::new("handicap");
+    let mut args = s.args(&s.fake("name=alpha"), &s.fake("name=beta"));
+    args.size = 7;
+    args.handicap = 2;
+    args.komi = Some(0.5);
+    let summary = run(&args);
+    assert_eq!(only_row(&summary).moves, 2);
+    let sgf = s.sgf(1);
+    assert!(
+        sgf.contains("HA[2]AB[ce][ec]") && sgf.contains(";W[];B[]"),
+        "{sgf}"
+    );
+}
+
+#[test]
+fn an_interrupted_match_resumes_with_the_missing_games() {
+    let s = Scratch::new("resume");
+    let mut args = s.args(&s.fake("name=alpha"), &s.fake("name=beta"));
+    args.games = 3;
+    assert_eq!(run(&args).played_now, 3);
+    // Game 2's row is lost and a row was cut short by the interruption.
+    let before = s.results();
+    let kept: Vec<&str> = before.lines().filter(|l| !l.starts_with("2\t")).collect();
+    fs::write(
+        s.out().join("results.tsv"),
+        format!("{}\n4\talpha 1.0\tbe", kept.join("\n")),
+    )
+    .expect("damage");
+    args.games = 4;
+    let summary = run(&args);
+    assert_eq!(summary.played_now, 2);
+    assert_eq!(
+        summary.rows.iter().map(|r| r.game).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+    assert_eq!(s.results().lines().count(), 5);
+    // Nothing is left to play: the report comes from the file alone.
+    assert_eq!(run(&args).played_now, 0);
+}
+
+#[test]
+fn one_directory_holds_one_match() {
+    let s = Scratch::new("two-matches");
+    run(&s.args(&s.fake("name=alpha"), &s.fake("name=beta")));
+    let why = arena::run(&s.args(&s.fake("name=alpha"), &s.fake("name=gamma"))).expect_err("mixed");
+    assert!(why.contains("another --out"), "{why}");
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_match() {
+    let s = Scratch::new("no-engine");
+    let why = arena::run(&s.args("/nonexistent/engine --gtp", &s.fake("name=beta")))
+        .expect_err("no engine");
+    assert!(
+        why.contains("/nonexistent/engine") && why.contains("cannot start"),
+        "{why}"
+    );
+    let why =
+        arena::run(&s.args("engine 'unterminated", &s.fake("name=beta"))).expect_err("bad quote");
+    assert!(why.contains("unterminated"), "{why}");
+}
+
+// --- referees ------------------------------------------------------------------------
+
+#[test]
+fn a_gtp_referee_counts_and_a_failing_one_is_replaced_by_hoshi() {
+    let s = Scratch::new("referee");
+    let mut args = s.args(&s.fake("name=mover 1=C3"), &s.fake("name=passer"));
+    args.referee = Some(hoshi(""));
+    let row = only_row(&run(&args)).clone();
+    assert_eq!(row.reason, "two passes; counted by the referee");
+    assert_eq!(
+        row.result.to_string(),
+        "B+17.5",
+        "one stone owns the whole 5x5 board"
+    );
+
+    let s = Scratch::new("bad-referee");
+    let mut args = s.args(&s.fake("name=mover 1=C3"), &s.fake("name=passer"));
+    args.referee = Some(s.fake("name=referee"));
+    let row = only_row(&run(&args)).clone();
+    assert_eq!(row.result.to_string(), "B+17.5");
+    assert_eq!(
+        row.reason,
+        "two passes; counted by hoshi, the referee refused `final_score`: unknown command"
+    );
+}
+
+// --- real engines ----------------------------------------------------------------------
+
+#[test]
+fn hoshi_against_itself_agrees_with_its_own_count() {
+    let s = Scratch::new("hoshi-self");
+    let mut args = s.args(&hoshi("--seed 1"), &hoshi("--seed 2"));
+    args.size = 7;
+    args.games = 4;
+    args.alternate = true;
+    args.parallel = 2;
+    let summary = run(&args);
+    let [first, second] = &summary.players;
+    assert!(
+        first.ends_with("hoshi --playouts 100 --seed 1")
+            && second.ends_with("hoshi --playouts 100 --seed 2"),
+        "{first} / {second}"
+    );
+    assert_eq!(summary.rows.len(), 4);
+    for row in &summary.rows {
+        assert!(row.moves > 10, "{} moves", row.moves);
+        if let GameResult::Resignation { winner } = row.result {
+            let loser = if winner == Color::Black {
+                "White"
+            } else {
+                "Black"
+            };
+            assert_eq!(row.reason, format!("{loser} resigned"));
+            continue;
+        }
+        assert!(
+            matches!(row.result, GameResult::Points { .. } | GameResult::Draw),
+            "{}: {}",
+            row.result,
+            row.reason
+        );
+        assert!(
+            row.reason.starts_with("two passes; counted by hoshi")
+                || row.reason.starts_with("move limit"),
+            "{}",
+            row.reason
+        );
+        // Both engines count with hoshi's own judge: they must agree with the referee.
+        assert_eq!(
+            row.claims,
+            [Some(row.result.to_string()), Some(row.result.to_string())]
+        );
+    }
+    assert!(summary.tally.disagreements.is_empty());
+    let standings = &summary.tally.standings;
+    assert_eq!(
+        standings[0].wins + standings[1].wins + standings[0].draws,
+        4
+    );
+    // Every SGF replays legally under the match rules to the recorded number of moves.
+    for row in &summary.rows {
+        let record = hoshi::sgf::parse(&s.sgf(row.game)).expect("SGF");
+        let game = record
+            .replay(Ruleset::FRENCH, 7.5, None)
+            .expect("legal replay");
+        assert_eq!(game.move_number(), row.moves);
+    }
+}
+
+#[test]
+fn hoshi_places_a_fixed_handicap_the_referee_agrees_with() {
+    let s = Scratch::new("hoshi-handicap");
+    let mut args = s.args(&hoshi("--seed 3"), &hoshi("--seed 4"));
+    args.size = 7;
+    args.handicap = 3;
+    args.komi = Some(0.5);
+    let row = only_row(&run(&args)).clone();
+    assert_fair_ending(&row);
+    // hoshi's fixed_handicap named the arena's points, else White would have forfeited.
+    assert!(s.sgf(1).contains("HA[3]AB[ce][ec][cc]"), "{}", s.sgf(1));
+}
+
+/// Checks that a game between working engines ended by itself: no forfeit, no time-out.
+fn assert_fair_ending(row: &Row) {
+    assert!(
+        !matches!(
+            row.result,
+            GameResult::Forfeit { .. } | GameResult::Time { .. }
+        ),
+        "game {}: {} ({})",
+        row.game,
+        row.result,
+        row.reason
+    );
+}
+
+/// GNU Go 3.8, when installed (`apt-get install gnugo`).
+fn gnugo() -> Option<String> {
+    let found = ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    if found.is_none() {
+        eprintln!("SKIPPED: GNU Go is not installed (apt-get install gnugo)");
+    }
+    found.map(String::from)
+}
+
+#[test]
+fn hoshi_against_gnu_go_with_gnu_go_as_referee() {
+    let Some(gnugo) = gnugo() else { return };
+    let s = Scratch::new("gnugo");
+    let engine = format!("{gnugo} --mode gtp --level 1 --chinese-rules");
+    let mut args = s.args(&engine, &hoshi("--seed 5"));
+    args.games = 2;
+    args.alternate = true;
+    args.rules = Ruleset::CHINESE;
+    args.referee = Some(engine.clone());
+    let summary = run(&args);
+    assert_eq!(summary.players[0], "GNU Go 3.8");
+    assert_eq!(summary.rows.len(), 2);
+    for row in &summary.rows {
+        assert_fair_ending(row);
+        if row.reason.starts_with("two passes") {
+            assert_eq!(row.reason, "two passes; counted by the referee");
+            // The same GNU Go counts the same position the same way as player and referee.
+            let gnugo_seat = if row.black == summary.players[0] {
+                0
+            } else {
+                1
+            };
+            assert_eq!(row.claims[gnugo_seat], Some(row.result.to_string()));
+        }
+    }
+}
