@@ -8,15 +8,15 @@ use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
 use crate::handicap::HandicapError;
 use crate::ownership::{self, Ownership, JUDGE_PLAYOUTS, JUDGE_SEED};
-use crate::player::{Choice, Level, Mode, Player, RandomPlayer};
+use crate::player::{Choice, Level, Mode, Player};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
+use crate::search::player::{MctsPlayer, Overrides};
 use crate::sgf::{self, SgfError};
 use std::io::Read;
 use std::path::Path;
 
-/// What the command line sets. The search options are stored now so that scripts written
-/// today keep working when the search arrives.
+/// What the command line sets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     pub level: Level,
@@ -63,6 +63,16 @@ impl Settings {
     pub fn komi(&self) -> f64 {
         self.komi.unwrap_or(self.rules.default_komi)
     }
+
+    /// What the command line imposes on the search whatever the level.
+    fn overrides(&self) -> Overrides {
+        Overrides {
+            playouts: self.playouts,
+            seconds: self.time_per_move,
+            max_memory: usize::try_from(self.max_memory_mb.saturating_mul(1 << 20)).ok(),
+            resign_threshold: self.resign_threshold,
+        }
+    }
 }
 
 /// A rough score of the game in progress (`estimate_score`).
@@ -95,7 +105,12 @@ impl Engine {
             Game::new(size, settings.rules, settings.komi()).expect("sizes 2..=25 are valid");
         Engine {
             game,
-            player: Box::new(RandomPlayer::new(settings.seed)),
+            player: Box::new(MctsPlayer::new(
+                settings.level,
+                settings.threads,
+                settings.overrides(),
+                settings.seed,
+            )),
             settings,
             clock: Clock::default(),
             resigned: None,
@@ -136,6 +151,12 @@ impl Engine {
 
     pub fn set_komi(&mut self, komi: f64) {
         self.game.set_komi(komi);
+    }
+
+    /// Changes the playing strength for the next moves.
+    pub fn set_level(&mut self, level: Level) {
+        self.settings.level = level;
+        self.player.set_level(level);
     }
 
     pub fn set_rules(&mut self, rules: Ruleset) {

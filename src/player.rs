@@ -10,27 +10,27 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::fmt;
 
-/// Playing strength, as the command line offers it. Each level will be a documented set of
-/// search settings; the placeholder player plays the same at every level.
+/// Playing strength, as the command line offers it. Each level is a documented set of search
+/// settings: see [`crate::search::player::LevelSettings::of`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
-    /// Quick, weak moves for learners: a small fixed number of playouts per move.
+    /// Quick moves for learners: few playouts, a move drawn among the good candidates.
     Beginner,
-    /// A club-level opponent: a moderate number of playouts per move.
+    /// A club-level opponent, about GNU Go's strength: a moderate number of playouts.
     Intermediate,
-    /// Full strength: all the time the clock allows.
+    /// Full strength: every thread, all the time the clock allows.
     #[default]
     Expert,
 }
 
 impl Level {
-    /// The playouts per move the search will use at this level (`None`: limited by time only).
-    pub fn playouts(self) -> Option<u64> {
-        match self {
-            Level::Beginner => Some(1_000),
-            Level::Intermediate => Some(10_000),
-            Level::Expert => None,
-        }
+    pub const ALL: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
+
+    /// The level named `name` (any case).
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.to_string().eq_ignore_ascii_case(name))
     }
 }
 
@@ -69,6 +69,9 @@ pub trait Player {
     /// The move `color` should play in `game`. It must be legal under the game's full rules
     /// (superko included): a controller forfeits an engine for an illegal move.
     fn choose(&mut self, game: &Game, color: Color, mode: Mode) -> Choice;
+
+    /// Changes the playing strength (players without levels ignore it).
+    fn set_level(&mut self, _level: Level) {}
 }
 
 /// The placeholder player: a random legal move that does not fill one of its own eyes,

@@ -27,7 +27,7 @@ struct Session {
 impl Session {
     fn start(dir: &Path) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hoshi"))
-            .args(["--seed", "7", "--size", "9"])
+            .args(["--seed", "7", "--size", "9", "--playouts", "50"])
             .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

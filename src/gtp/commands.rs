@@ -10,7 +10,7 @@ use crate::clock::TimeControl;
 use crate::coord::{Color, Move, Point, PointSet, Vertex};
 use crate::engine::Engine;
 use crate::handicap::HandicapError;
-use crate::player::{Choice, Mode};
+use crate::player::{Choice, Level, Mode};
 use crate::rules::Ruleset;
 use std::fmt;
 use std::path::Path;
@@ -102,6 +102,8 @@ pub const COMMANDS: &[(&str, Handler)] = &[
     ("estimate_score", estimate_score),
     // hoshi's own.
     ("hoshi-rules", hoshi_rules),
+    ("hoshi-level", hoshi_level),
+    ("hoshi-param", hoshi_param),
     ("hoshi-ownership", hoshi_ownership),
 ];
 
@@ -406,6 +408,34 @@ fn set_rules(engine: &mut Engine, name: &str) -> Reply {
     Ok(String::new())
 }
 
+/// `hoshi-level`: the playing strength, or with an argument, sets it.
+fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
+    match args::optional(args)? {
+        None => Ok(engine.settings().level.to_string()),
+        Some(name) => {
+            let level = Level::from_name(name).ok_or(Failure::Syntax)?;
+            engine.set_level(level);
+            Ok(String::new())
+        }
+    }
+}
+
+/// GoGui's parameter dialog: without arguments, one `[type] key value` line per parameter;
+/// with `key value`, sets it.
+fn hoshi_param(engine: &mut Engine, args: &[String]) -> Reply {
+    match args {
+        [] => Ok(format!(
+            "[list/beginner/intermediate/expert] level {}\n[list/{}] rules {}",
+            engine.settings().level,
+            Ruleset::PRESETS.map(|r| r.name).join("/"),
+            engine.game().rules()
+        )),
+        [key, value] if key == "level" => hoshi_level(engine, std::slice::from_ref(value)),
+        [key, value] if key == "rules" => set_rules(engine, value),
+        _ => Err(Failure::Syntax),
+    }
+}
+
 /// GoGui's analyze menu: `type/label/command` per line.
 fn gogui_analyze_commands(_: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
@@ -416,6 +446,7 @@ fn gogui_analyze_commands(_: &mut Engine, args: &[String]) -> Reply {
         "string/Final Score/final_score",
         "string/Estimated Score/estimate_score",
         "plist/Legal Moves/all_legal %m",
+        "param/Parameters/hoshi-param",
         "string/Rules/hoshi-rules",
         "none/Set Rules/hoshi-rules %s",
         "none/Save SGF/printsgf %w",

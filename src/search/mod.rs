@@ -297,8 +297,8 @@ fn root_of(game: &Game, color: Color) -> Root {
     }
 }
 
-/// Gives the root its children: every move legal under the full rules (superko included),
-/// and pass.
+/// Gives the root its children: every move legal under the full rules (superko included)
+/// that does not fill one of the player's own eyes, and pass.
 fn expand_root(tree: &Tree, game: &Game, root: &Root, config: &SearchConfig) {
     if tree.node(ROOT).is_expanded() {
         // A reused root got its children as an inner node, under simple ko only: moves the
@@ -313,9 +313,12 @@ fn expand_root(tree: &Tree, game: &Game, root: &Root, config: &SearchConfig) {
     if !tree.try_begin_expansion(ROOT) {
         return;
     }
+    // Filling one's own eye is never the move a player wants: it is left out like in the
+    // rest of the tree (a player who has nothing else passes).
     let mut moves: Vec<Move> = game
         .legal_points(root.to_move)
         .into_iter()
+        .filter(|&p| !root.board.is_eye(p, root.to_move))
         .map(Move::Play)
         .collect();
     moves.push(Move::Pass);

@@ -18,8 +18,9 @@ pub struct LevelSettings {
     pub search: SearchConfig,
     /// Playouts per move when neither the command line nor a clock says otherwise.
     pub playouts: Option<u64>,
-    /// Seconds per move when neither the command line nor a clock says otherwise.
-    pub seconds: Option<f64>,
+    /// Whether the level thinks for a time (see [`default_seconds`]) rather than a number
+    /// of playouts, when neither the command line nor a clock says otherwise.
+    pub timed: bool,
     /// When above 0, the move is drawn among the root moves with probability proportional
     /// to playouts^(1/temperature) instead of taking the most simulated one: a softer,
     /// more human choice for the weaker levels.
@@ -29,16 +30,16 @@ pub struct LevelSettings {
 }
 
 impl LevelSettings {
-    /// The settings of `level` on a board of `size` lines with `threads` threads.
+    /// The settings of `level` with `threads` threads.
     ///
     /// * beginner: 400 playouts with the full playout policy and priors, one thread, the
     ///   move drawn among the candidates by playouts (temperature 1); it plays shapes and
     ///   answers ataris, never fills its own eyes, and makes a beginner's mistakes. Never
     ///   resigns.
     /// * intermediate: 4,000 playouts, one thread, a mild temperature (0.3).
-    /// * expert: every thread, the full time (1 s a move on 9×9, 3 s on 13×13, 6 s on
-    ///   19×19 when no clock or `--time` is given), the most simulated move.
-    pub fn of(level: Level, size: usize, threads: usize) -> LevelSettings {
+    /// * expert: every thread, the full time ([`default_seconds`] a move when no clock or
+    ///   `--time` is given), the most simulated move.
+    pub fn of(level: Level, threads: usize) -> LevelSettings {
         let search = SearchConfig {
             policy: PolicyConfig::HEAVY,
             threads: 1,
@@ -48,14 +49,14 @@ impl LevelSettings {
             Level::Beginner => LevelSettings {
                 search,
                 playouts: Some(400),
-                seconds: None,
+                timed: false,
                 temperature: 1.0,
                 may_resign: false,
             },
             Level::Intermediate => LevelSettings {
                 search,
                 playouts: Some(4_000),
-                seconds: None,
+                timed: false,
                 temperature: 0.3,
                 may_resign: true,
             },
@@ -65,15 +66,21 @@ impl LevelSettings {
                     ..search
                 },
                 playouts: None,
-                seconds: Some(match size {
-                    0..=9 => 1.0,
-                    10..=13 => 3.0,
-                    _ => 6.0,
-                }),
+                timed: true,
                 temperature: 0.0,
                 may_resign: true,
             },
         }
+    }
+}
+
+/// Seconds a timed level thinks per move when nothing else is said: 1 s on 9×9, 3 s on
+/// 13×13, 6 s on 19×19 (Sabaki and gogui-twogtp send no clock).
+pub fn default_seconds(size: usize) -> f64 {
+    match size {
+        0..=9 => 1.0,
+        10..=13 => 3.0,
+        _ => 6.0,
     }
 }
 
@@ -96,6 +103,7 @@ const RESIGN_MIN_PLAYOUTS: u32 = 500;
 /// The Monte Carlo player.
 pub struct MctsPlayer {
     level: Level,
+    threads: usize,
     settings: LevelSettings,
     overrides: Overrides,
     search: Search,
@@ -106,16 +114,11 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    pub fn new(
-        level: Level,
-        size: usize,
-        threads: usize,
-        overrides: Overrides,
-        seed: u64,
-    ) -> MctsPlayer {
-        let settings = Self::configure(level, size, threads, &overrides);
+    pub fn new(level: Level, threads: usize, overrides: Overrides, seed: u64) -> MctsPlayer {
+        let settings = Self::configure(level, threads, &overrides);
         MctsPlayer {
             level,
+            threads,
             settings,
             overrides,
             search: Search::new(settings.search, seed),
@@ -125,13 +128,8 @@ impl MctsPlayer {
         }
     }
 
-    fn configure(
-        level: Level,
-        size: usize,
-        threads: usize,
-        overrides: &Overrides,
-    ) -> LevelSettings {
-        let mut settings = LevelSettings::of(level, size, threads);
+    fn configure(level: Level, threads: usize, overrides: &Overrides) -> LevelSettings {
+        let mut settings = LevelSettings::of(level, threads);
         if let Some(bytes) = overrides.max_memory {
             settings.search.max_memory = bytes;
         }
@@ -143,9 +141,9 @@ impl MctsPlayer {
     }
 
     /// Changes the level (GTP `hoshi-level`, GoGui's parameter).
-    pub fn set_level(&mut self, level: Level, size: usize, threads: usize) {
+    fn change_level(&mut self, level: Level) {
         self.level = level;
-        self.settings = Self::configure(level, size, threads, &self.overrides);
+        self.settings = Self::configure(level, self.threads, &self.overrides);
         self.search.set_config(self.settings.search);
         self.hopeless_moves = 0;
     }
@@ -155,17 +153,16 @@ impl MctsPlayer {
         self.last.as_ref()
     }
 
-    /// The budget of the next move: the command line's, else the level's.
-    fn budget(&self) -> Budget {
-        let playouts = self.overrides.playouts.or(self.settings.playouts);
-        let seconds = self
-            .overrides
-            .seconds
-            .or(if self.overrides.playouts.is_some() {
-                None
-            } else {
-                self.settings.seconds
-            });
+    /// The budget of the next move on a board of `size`: the command line's, else the
+    /// level's.
+    fn budget(&self, size: usize) -> Budget {
+        let (playouts, seconds) = match (self.overrides.playouts, self.overrides.seconds) {
+            (None, None) => (
+                self.settings.playouts,
+                self.settings.timed.then(|| default_seconds(size)),
+            ),
+            given => given,
+        };
         Budget {
             playouts,
             time: seconds.map(Duration::from_secs_f64),
@@ -229,12 +226,18 @@ fn passing_wins(game: &Game, color: Color) -> bool {
 }
 
 impl Player for MctsPlayer {
+    fn set_level(&mut self, level: Level) {
+        self.change_level(level);
+    }
+
     fn choose(&mut self, game: &Game, color: Color, mode: Mode) -> Choice {
         if mode != Mode::Cleanup && passing_wins(game, color) {
             return Choice::Move(Move::Pass);
         }
         let stop = AtomicBool::new(false);
-        let result = self.search.run(game, color, self.budget(), &stop);
+        let result = self
+            .search
+            .run(game, color, self.budget(game.size()), &stop);
         log::info!(
             "{} playouts in {:.2?} ({:.0}/s): best {} at {:.1}%",
             result.playouts,
