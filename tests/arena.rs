@@ -492,6 +492,10 @@ fn two_passers_play_an_empty_board_counted_for_white() {
     assert!(summary.tally.disagreements.is_empty());
     assert_eq!(summary.tally.margin_disagreements, 4);
     assert_eq!(summary.tally.by_colour, [0, 4, 0]);
+    assert_eq!(summary.duplicates, [(3, 1), (4, 2)]);
+    assert!(summary
+        .report()
+        .contains("Warning: 2 games repeat an earlier game move for move (3 = 1, 4 = 2)"));
     assert_eq!(summary.tally.standings[0].wins_as, [0, 2]);
     assert_eq!(s.results().lines().count(), 5);
     let sgf = s.sgf(2);
@@ -719,7 +723,7 @@ fn a_gtp_referee_counts_and_a_failing_one_is_replaced_by_hoshi() {
 #[test]
 fn hoshi_against_itself_agrees_with_its_own_count() {
     let s = Scratch::new("hoshi-self");
-    let mut args = s.args(&hoshi("--seed 1"), &hoshi("--seed 2"));
+    let mut args = s.args(&hoshi("--seed {game}"), &hoshi("--seed 1{game}"));
     args.size = 7;
     args.games = 4;
     args.alternate = true;
@@ -727,8 +731,8 @@ fn hoshi_against_itself_agrees_with_its_own_count() {
     let summary = run(&args);
     let [first, second] = &summary.players;
     assert!(
-        first.ends_with("hoshi --playouts 100 --seed 1")
-            && second.ends_with("hoshi --playouts 100 --seed 2"),
+        first.ends_with("hoshi --playouts 100 --seed {game}")
+            && second.ends_with("hoshi --playouts 100 --seed 1{game}"),
         "{first} / {second}"
     );
     assert_eq!(summary.rows.len(), 4);
@@ -762,6 +766,7 @@ fn hoshi_against_itself_agrees_with_its_own_count() {
         );
     }
     assert!(summary.tally.disagreements.is_empty());
+    assert_eq!(summary.duplicates, [], "seeds that follow the game number");
     let standings = &summary.tally.standings;
     assert_eq!(
         standings[0].wins + standings[1].wins + standings[0].draws,
@@ -775,6 +780,22 @@ fn hoshi_against_itself_agrees_with_its_own_count() {
             .expect("legal replay");
         assert_eq!(game.move_number(), row.moves);
     }
+}
+
+#[test]
+fn engines_with_fixed_seeds_repeat_their_games() {
+    let s = Scratch::new("fixed-seeds");
+    let mut args = s.args(&hoshi("--seed 1"), &hoshi("--seed 2"));
+    args.games = 3;
+    let summary = run(&args);
+    assert_eq!(summary.duplicates, [(2, 1), (3, 1)]);
+    let moves = |game| {
+        s.sgf(game)
+            .split_once("\n;")
+            .map(|(_, moves)| moves.to_string())
+    };
+    assert!(moves(1).is_some());
+    assert_eq!(moves(1), moves(3));
 }
 
 #[test]

@@ -47,6 +47,10 @@ use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+/// What becomes the game number in an engine's command line, so that engines seeded on
+/// the command line play different games, reproducibly.
+pub const GAME_NUMBER: &str = "{game}";
+
 /// The least time an engine gets to answer its first command, whatever `--move-timeout`
 /// says: engines that load a network or an opening book are slow to start.
 pub const STARTUP: Duration = Duration::from_secs(30);
@@ -58,7 +62,9 @@ pub const STARTUP: Duration = Duration::from_secs(30);
 /// --white "hoshi --level beginner"`; a per-move time or playout budget belongs there.
 #[derive(clap::Args, Debug, Clone, PartialEq)]
 pub struct MatchArgs {
-    /// The engine playing Black (in odd-numbered games with --alternate).
+    /// The engine playing Black (in odd-numbered games with --alternate). Engines are
+    /// started afresh for every game, so one with a fixed seed plays the same game every
+    /// time: `{game}` in the command line becomes the game number ("hoshi --seed {game}").
     #[arg(long)]
     pub black: String,
 
@@ -132,18 +138,47 @@ pub struct Summary {
     /// Games played by this run.
     pub played_now: usize,
     pub tally: Tally,
+    /// Games that repeat an earlier one move for move, with the earlier one's number.
+    pub duplicates: Vec<(usize, usize)>,
 }
 
 impl Summary {
-    /// The final report: what was played, then the table of [`Tally::report`].
+    /// The final report: what was played, the table of [`Tally::report`], and a warning
+    /// about repeated games.
     pub fn report(&self) -> String {
         format!(
-            "{} games of {} against {} ({} played by this run).\n\n{}",
+            "{} games of {} against {} ({} played by this run).\n\n{}{}",
             self.rows.len(),
             self.players[0],
             self.players[1],
             self.played_now,
-            self.tally.report()
+            self.tally.report(),
+            self.duplicate_warning()
+        )
+    }
+
+    fn duplicate_warning(&self) -> String {
+        if self.duplicates.is_empty() {
+            return String::new();
+        }
+        let shown: Vec<String> = self
+            .duplicates
+            .iter()
+            .take(10)
+            .map(|(game, earlier)| format!("{game} = {earlier}"))
+            .collect();
+        let more = if self.duplicates.len() > 10 {
+            ", ..."
+        } else {
+            ""
+        };
+        format!(
+            "Warning: {} games repeat an earlier game move for move ({}{more}). The engines \
+             play deterministically and are restarted for every game: seed them with the game \
+             number, e.g. \"hoshi --seed {GAME_NUMBER}\". The interval and the Elo bar count \
+             every game as an independent trial.\n",
+            self.duplicates.len(),
+            shown.join(", ")
         )
     }
 }
@@ -188,11 +223,13 @@ pub fn run(args: &MatchArgs) -> Result<Summary, String> {
     })?;
     rows.sort_by_key(|r| r.game);
     let tally = Tally::new(&players, &rows, white_first);
+    let duplicates = record::duplicates(&plan.out, &rows);
     Ok(Summary {
         players,
         rows,
         played_now,
         tally,
+        duplicates,
     })
 }
 
@@ -277,8 +314,18 @@ impl Plan {
         Ok([format!("{} #1", names[0]), format!("{} #2", names[1])])
     }
 
+    /// The command line of `engine` for game `number`.
+    fn command(&self, engine: usize, number: usize) -> Vec<String> {
+        let number = number.to_string();
+        self.engines[engine]
+            .iter()
+            .map(|word| word.replace(GAME_NUMBER, &number))
+            .collect()
+    }
+
+    /// The engine's name and version, asked of it as it would start for a game 0.
     fn identify_one(&self, engine: usize) -> Result<String, String> {
-        let words = &self.engines[engine];
+        let words = &self.command(engine, 0);
         let timeout = self.settings.move_timeout;
         let mut program = Program::start(words, Stdio::null(), timeout, timeout.max(STARTUP))
             .map_err(|fault| format!("{}: {fault}", words.join(" ")))?;
@@ -337,9 +384,14 @@ impl Plan {
     /// Plays game `number`, saves its SGF and returns its row.
     fn play_one(&self, players: &[String; 2], number: usize) -> Result<Row, String> {
         let seats = self.seats(number);
-        let commands = seats.map(|engine| self.engines[engine].as_slice());
+        let commands = seats.map(|engine| self.command(engine, number));
         let open_log = |role: &str| self.open_log(number, role);
-        let played = play_game(&self.settings, commands, &self.scorer, &open_log);
+        let played = play_game(
+            &self.settings,
+            commands.each_ref().map(Vec::as_slice),
+            &self.scorer,
+            &open_log,
+        );
         self.remove_empty_logs(number);
         let [black, white] = seats.map(|engine| players[engine].clone());
         let header = Header {
@@ -348,7 +400,7 @@ impl Plan {
             white: &white,
             date: record::today(),
         };
-        let sgf = self.out.join(format!("game-{number:04}.sgf"));
+        let sgf = record::sgf_path(&self.out, number);
         fs::write(&sgf, sgf_text(&played, &header))
             .map_err(|why| format!("cannot write {}: {why}", sgf.display()))?;
         Ok(Row {

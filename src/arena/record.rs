@@ -6,7 +6,11 @@
 //! the comment.
 
 use super::referee::Played;
-use crate::sgf;
+use super::results::Row;
+use crate::sgf::{self, Event};
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Who played a game, and when.
@@ -52,6 +56,53 @@ fn match_properties(played: &Played, header: &Header) -> String {
 /// An SGF text value: `]` and `\` take a backslash.
 fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// The SGF file of game `number` in the match directory `out`.
+pub fn sgf_path(out: &Path, number: usize) -> PathBuf {
+    out.join(format!("game-{number:04}.sgf"))
+}
+
+/// The games of `rows` that repeat an earlier game move for move with the same players
+/// in the same colours, each with the earlier game: `(3, 1)` says game 3 is game 1 again.
+/// Deterministic engines do that when they are restarted for every game, and repeated
+/// games are not the independent trials the confidence interval counts on. Games whose
+/// SGF file is missing or unreadable are left out.
+pub fn duplicates(out: &Path, rows: &[Row]) -> Vec<(usize, usize)> {
+    let mut numbers: Vec<&Row> = rows.iter().collect();
+    numbers.sort_by_key(|r| r.game);
+    let mut first_of: HashMap<String, usize> = HashMap::new();
+    let mut repeats = Vec::new();
+    for row in numbers {
+        let Some(moves) = moves_of(&sgf_path(out, row.game)) else {
+            continue;
+        };
+        let key = format!("{}\t{}\t{moves}", row.black, row.white);
+        match first_of.get(&key) {
+            Some(&earlier) => repeats.push((row.game, earlier)),
+            None => {
+                first_of.insert(key, row.game);
+            }
+        }
+    }
+    repeats
+}
+
+/// The moves of an SGF file, spelled out, when it can be read.
+fn moves_of(path: &Path) -> Option<String> {
+    let text = fs::read_to_string(path).ok()?;
+    let record = sgf::parse(&text).ok()?;
+    let events: Vec<String> = record
+        .events
+        .iter()
+        .map(|event| match event {
+            Event::Move(color, Some(vertex)) => format!("{}{vertex}", color.letter()),
+            Event::Move(color, None) => format!("{}-", color.letter()),
+            // Every game of a match starts from the same setup (the handicap).
+            Event::Setup { .. } => "setup".into(),
+        })
+        .collect();
+    Some(events.join(" "))
 }
 
 /// Today's date (UTC) as SGF's DT writes it.
