@@ -14,11 +14,13 @@ use std::process::ExitCode;
 /// komi 7.5, 19x19, expert level. Plug it into Sabaki, GoGui, gogui-twogtp, kgsGtp or a CGOS
 /// client as "hoshi" followed by the options below. Logs go to stderr (RUST_LOG=debug for
 /// more), never to stdout.
-// Subcommands (`hoshi match`, `hoshi bench`, `hoshi analyze`) will come as an optional
-// `#[command(subcommand)]` field beside these options; without one, hoshi speaks GTP.
 #[derive(Parser, Debug)]
 #[command(name = "hoshi", version, about, long_about)]
 struct Cli {
+    /// Without a subcommand, hoshi speaks GTP.
+    #[command(subcommand)]
+    command: Option<Subcommand>,
+
     /// Playing strength: beginner (1k playouts a move), intermediate (10k) or expert (all
     /// the time the clock allows).
     #[arg(long, value_enum, default_value_t = Level::Expert)]
@@ -68,6 +70,14 @@ struct Cli {
     /// Think during the opponent's time (for the tree search).
     #[arg(long)]
     ponder: bool,
+}
+
+/// What hoshi can do besides speaking GTP.
+#[derive(clap::Subcommand, Debug)]
+enum Subcommand {
+    /// Play a match between two GTP engines (in the spirit of gogui-twogtp) and report win
+    /// rates and Elo.
+    Match(hoshi::arena::MatchArgs),
 }
 
 fn parse_rules(name: &str) -> Result<Ruleset, String> {
@@ -129,6 +139,9 @@ fn main() -> ExitCode {
     if let Err(why) = init_logging(cli.log_file.as_ref()) {
         eprintln!("hoshi: cannot open the log file: {why}");
         return ExitCode::FAILURE;
+    }
+    if let Some(Subcommand::Match(args)) = &cli.command {
+        return hoshi::arena::command(args);
     }
     let settings = cli.settings();
     log::info!(
