@@ -173,10 +173,10 @@ impl Summary {
             ""
         };
         format!(
-            "Warning: {} games repeat an earlier game move for move ({}{more}). The engines \
-             play deterministically and are restarted for every game: seed them with the game \
-             number, e.g. \"hoshi --seed {GAME_NUMBER}\". The interval and the Elo bar count \
-             every game as an independent trial.\n",
+            "Warning: {} games repeat an earlier game move for move ({}{more}). Engines that \
+             play deterministically, restarted for every game, do that: seed them with the \
+             game number, e.g. \"hoshi --seed {GAME_NUMBER}\". The interval and the Elo bar \
+             count every game as an independent trial.\n",
             self.duplicates.len(),
             shown.join(", ")
         )
@@ -210,26 +210,23 @@ pub fn run(args: &MatchArgs) -> Result<Summary, String> {
     let todo: Vec<usize> = (1..=args.games)
         .filter(|n| !rows.iter().any(|r| r.game == *n))
         .collect();
-    let white_first = !plan.settings.handicap.is_empty();
-    let mut progress = Progress::new(args.games.max(rows.len()), rows.len());
-    let mut played_now = 0;
-    plan.play_all(&players, todo, |row| {
-        results::append(&path, &row)?;
-        rows.push(row);
-        played_now += 1;
-        let tally = Tally::new(&players, &rows, white_first);
-        eprintln!("{}", progress.record(&rows[rows.len() - 1], &tally));
-        Ok(())
-    })?;
+    eprintln!(
+        "hoshi match: {} against {}, {} games to play of {}, {} at a time, in {}",
+        players[0],
+        players[1],
+        todo.len(),
+        args.games,
+        plan.parallel,
+        plan.out.display()
+    );
+    let played_now = plan.record_all(&players, todo, &path, &mut rows, args.games)?;
     rows.sort_by_key(|r| r.game);
-    let tally = Tally::new(&players, &rows, white_first);
-    let duplicates = record::duplicates(&plan.out, &rows);
     Ok(Summary {
+        tally: Tally::new(&players, &rows, plan.white_first()),
+        duplicates: record::duplicates(&plan.out, &rows),
         players,
         rows,
         played_now,
-        tally,
-        duplicates,
     })
 }
 
@@ -343,6 +340,37 @@ impl Plan {
             name
         };
         Ok(format!("{name} {version}").trim().replace('\t', " "))
+    }
+
+    /// Whether White moves first (handicap games).
+    fn white_first(&self) -> bool {
+        !self.settings.handicap.is_empty()
+    }
+
+    /// Plays the games numbered in `todo`, appending each row to the results file at
+    /// `path` and to `rows` as its game ends, with a progress line on stderr. Returns the
+    /// number of games played.
+    fn record_all(
+        &self,
+        players: &[String; 2],
+        todo: Vec<usize>,
+        path: &Path,
+        rows: &mut Vec<Row>,
+        games: usize,
+    ) -> Result<usize, String> {
+        let mut progress = Progress::new(games.max(rows.len()), rows.len());
+        let mut played = 0;
+        self.play_all(players, todo, |row| {
+            results::append(path, &row)?;
+            rows.push(row);
+            played += 1;
+            let tally = Tally::new(players, rows, self.white_first());
+            if let Some(last) = rows.last() {
+                eprintln!("{}", progress.record(last, &tally));
+            }
+            Ok(())
+        })?;
+        Ok(played)
     }
 
     /// Plays the games numbered in `todo`, `--parallel` at a time, and hands each row to

@@ -68,6 +68,32 @@ pub fn clock(duration: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::GameResult;
+
+    #[test]
+    fn the_line_counts_resumed_games_and_gives_the_score() {
+        let players = ["gnugo".to_string(), "hoshi".to_string()];
+        let row = Row {
+            game: 4,
+            black: "hoshi".into(),
+            white: "gnugo".into(),
+            result: GameResult::parse("W+R").unwrap(),
+            reason: "Black resigned".into(),
+            moves: 50,
+            seconds: [1.0, 2.0],
+            claims: [None, None],
+        };
+        let tally = Tally::new(&players, std::slice::from_ref(&row), false);
+        let mut progress = Progress::new(10, 3);
+        let line = progress.record(&row, &tally);
+        assert!(
+            line.starts_with(
+                "[4/10] game 4: hoshi (B) vs gnugo (W): W+R, Black resigned | gnugo 1, hoshi 0 | "
+            ),
+            "{line}"
+        );
+        assert!(line.ends_with(" left"), "{line}");
+    }
 
     #[test]
     fn clocks_read_as_minutes_or_hours() {
