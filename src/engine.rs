@@ -8,7 +8,7 @@ use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
 use crate::handicap::HandicapError;
 use crate::ownership::{self, Ownership, JUDGE_PLAYOUTS, JUDGE_SEED};
-use crate::player::{Choice, Level, Mode, Player};
+use crate::player::{Choice, Level, Mode, Player, RandomPlayer};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
 use crate::search::player::{MctsPlayer, Overrides};
@@ -38,6 +38,8 @@ pub struct Settings {
     pub resign_threshold: f64,
     /// Whether to think during the opponent's time.
     pub ponder: bool,
+    /// Whether to play random sensible moves instead of searching (a benchmark baseline).
+    pub random: bool,
 }
 
 impl Default for Settings {
@@ -54,6 +56,7 @@ impl Default for Settings {
             max_memory_mb: 2048,
             resign_threshold: 0.1,
             ponder: false,
+            random: false,
         }
     }
 }
@@ -105,12 +108,7 @@ impl Engine {
             Game::new(size, settings.rules, settings.komi()).expect("sizes 2..=25 are valid");
         Engine {
             game,
-            player: Box::new(MctsPlayer::new(
-                settings.level,
-                settings.threads,
-                settings.overrides(),
-                settings.seed,
-            )),
+            player: player_for(&settings),
             settings,
             clock: Clock::default(),
             resigned: None,
@@ -321,4 +319,18 @@ fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, SgfError> {
         return Err(SgfError::Unreadable(format!("larger than {limit} bytes")));
     }
     Ok(bytes)
+}
+
+/// The move generator the settings ask for.
+fn player_for(settings: &Settings) -> Box<dyn Player> {
+    if settings.random {
+        Box::new(RandomPlayer::new(settings.seed))
+    } else {
+        Box::new(MctsPlayer::new(
+            settings.level,
+            settings.threads,
+            settings.overrides(),
+            settings.seed,
+        ))
+    }
 }

@@ -21,8 +21,10 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Subcommand>,
 
-    /// Playing strength: beginner (1k playouts a move), intermediate (10k) or expert (all
-    /// the time the clock allows).
+    /// Playing strength: beginner (400 playouts a move, a move drawn among the good ones),
+    /// intermediate (4,000 playouts) or expert (every thread, all the time it has: 1 s a
+    /// move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says
+    /// otherwise). GTP's hoshi-level changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
     level: Level,
 
@@ -39,15 +41,15 @@ struct Cli {
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
     size: u8,
 
-    /// Search threads (for the tree search; the current player uses one).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
-    threads: u16,
+    /// Search threads at expert level [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 
-    /// Playouts per move, overriding the level (for the tree search).
+    /// Playouts per move, overriding the level's budget.
     #[arg(long)]
     playouts: Option<u64>,
 
-    /// Seconds per move, overriding the time GTP announces (for the tree search).
+    /// Seconds per move, overriding the level's budget and the time GTP announces.
     #[arg(long, value_parser = parse_seconds)]
     time: Option<f64>,
 
@@ -59,17 +61,23 @@ struct Cli {
     #[arg(long)]
     log_file: Option<PathBuf>,
 
-    /// Memory the search tree may use, in MiB (for the tree search).
+    /// Memory the search tree may use, in MiB: it never grows beyond.
     #[arg(long, default_value_t = 2048)]
     max_memory: u64,
 
-    /// Resign when the win rate falls below this, 0 to never resign (for the tree search).
+    /// Resign when the win rate stays below this for 3 moves, 0 to never resign (beginner
+    /// never resigns).
     #[arg(long, default_value_t = 0.1, value_parser = parse_fraction)]
     resign_threshold: f64,
 
-    /// Think during the opponent's time (for the tree search).
+    /// Think during the opponent's time (accepted; not implemented yet).
     #[arg(long)]
     ponder: bool,
+
+    /// Play random moves that do not fill their own eyes instead of searching: a baseline
+    /// opponent for benchmarks (`hoshi match`).
+    #[arg(long)]
+    random: bool,
 }
 
 /// What hoshi can do besides speaking GTP.
@@ -108,13 +116,17 @@ impl Cli {
             rules: self.rules,
             komi: self.komi,
             size: usize::from(self.size),
-            threads: usize::from(self.threads),
+            threads: self.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                usize::from,
+            ),
             playouts: self.playouts,
             time_per_move: self.time,
             seed: self.seed.unwrap_or_else(rand::random),
             max_memory_mb: self.max_memory,
             resign_threshold: self.resign_threshold,
             ponder: self.ponder,
+            random: self.random,
         }
     }
 }
