@@ -322,7 +322,8 @@ fn wilson_intervals_match_published_values() {
             "{wins}/{games}: {l} {h}"
         );
     }
-    assert!(close(wilson(10.0, 10.0, Z95).1, 1.0, 1e-12));
+    assert_eq!(wilson(10.0, 10.0, Z95).1, 1.0);
+    assert_eq!(elo(wilson(10.0, 10.0, Z95).1), f64::INFINITY);
     assert_eq!(wilson(0.0, 0.0, Z95), (0.0, 1.0));
 }
 

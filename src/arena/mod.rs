@@ -68,7 +68,8 @@ pub struct MatchArgs {
     #[arg(long)]
     pub black: String,
 
-    /// The engine playing White (in odd-numbered games with --alternate).
+    /// The engine playing White (in odd-numbered games with --alternate); `{game}` works
+    /// here too.
     #[arg(long)]
     pub white: String,
 
@@ -80,7 +81,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
     pub size: u8,
 
-    /// Komi [default: the rules' usual komi, 7.5 for French].
+    /// Komi [default: the rules' usual komi, 7.5 for French; handicap games usually
+    /// take 0.5].
     #[arg(long, allow_negative_numbers = true)]
     pub komi: Option<f64>,
 

@@ -30,7 +30,11 @@ pub fn wilson(score: f64, games: f64, z: f64) -> (f64, f64) {
     let shrink = 1.0 + z2 / games;
     let centre = (p + z2 / (2.0 * games)) / shrink;
     let half = z * (p * (1.0 - p) / games + z2 / (4.0 * games * games)).sqrt() / shrink;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0 or all wins one end is exactly 0 or 1; rounding would make it 1e-16 away,
+    // which the Elo formula turns into thousands of points instead of infinity.
+    let low = if score <= 0.0 { 0.0 } else { centre - half };
+    let high = if score >= games { 1.0 } else { centre + half };
+    (low.max(0.0), high.min(1.0))
 }
 
 /// The Elo difference that makes `rate` the expected score: 400·log10(p / (1 − p)),
