@@ -142,9 +142,13 @@ impl Drop for Scratch {
     }
 }
 
-/// The hoshi binary with a small search budget, so that games take a fraction of a second.
+/// The hoshi binary with a small search budget, so that games take a fraction of a second,
+/// and one thread, so that a seed decides every move.
 fn hoshi(options: &str) -> String {
-    format!("{} --playouts 100 {options}", env!("CARGO_BIN_EXE_hoshi"))
+    format!(
+        "{} --threads 1 --playouts 100 {options}",
+        env!("CARGO_BIN_EXE_hoshi")
+    )
 }
 
 fn run(args: &MatchArgs) -> Summary {
@@ -693,6 +697,36 @@ fn an_engine_that_cannot_start_stops_the_match() {
     assert!(why.contains("unterminated"), "{why}");
 }
 
+#[test]
+fn the_hoshi_command_runs_a_match_and_prints_the_table() {
+    let s = Scratch::new("command");
+    let out = s.out();
+    let run = |black: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_hoshi"))
+            .args(["match", "--black", black, "--white", &s.fake("name=beta")])
+            .args(["--games", "2", "--size", "5", "--out"])
+            .arg(&out)
+            .output()
+            .expect("hoshi runs")
+    };
+    let done = run(&s.fake("name=alpha"));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success(), "{stderr}");
+    assert!(
+        stdout.starts_with("2 games of alpha 1.0 against beta 1.0"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Elo difference"), "{stdout}");
+    assert!(
+        stderr.contains("[2/2] game 2: alpha 1.0 (B) vs beta 1.0 (W): W+7.5"),
+        "{stderr}"
+    );
+    let failed = run("/nonexistent/engine");
+    assert!(!failed.status.success());
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("hoshi match: /nonexistent/engine"));
+}
+
 // --- referees ------------------------------------------------------------------------
 
 #[test]
@@ -732,8 +766,8 @@ fn hoshi_against_itself_agrees_with_its_own_count() {
     let summary = run(&args);
     let [first, second] = &summary.players;
     assert!(
-        first.ends_with("hoshi --playouts 100 --seed {game}")
-            && second.ends_with("hoshi --playouts 100 --seed 1{game}"),
+        first.ends_with("hoshi --threads 1 --playouts 100 --seed {game}")
+            && second.ends_with("hoshi --threads 1 --playouts 100 --seed 1{game}"),
         "{first} / {second}"
     );
     assert_eq!(summary.rows.len(), 4);
