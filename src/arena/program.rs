@@ -3,6 +3,10 @@
 //! The arena must never hang, whatever the engine does (answer nothing, answer forever,
 //! print junk, exit): a silent engine is killed when its time is up, and a reader thread
 //! left blocked on a pipe that some grandchild still holds open is never joined.
+//!
+//! Only the process started is killed: an engine behind a wrapper script that forks it
+//! (rather than `exec`ing it) keeps running until it reads the end of its input. Wrappers
+//! should `exec` the engine.
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
