@@ -22,7 +22,7 @@ struct Cli {
     command: Option<Subcommand>,
 
     /// Playing strength: beginner (400 playouts a move, a move drawn among the good ones),
-    /// intermediate (4,000 playouts) or expert (every thread, all the time it has: 1 s a
+    /// intermediate (1,000 playouts) or expert (every thread, all the time it has: 1 s a
     /// move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says
     /// otherwise). GTP's hoshi-level changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
