@@ -148,6 +148,12 @@ impl Game {
         self.current.prisoners[color.index()]
     }
 
+    /// The position the move history starts from (after setup and handicap stones), and
+    /// the player to move there.
+    pub fn start(&self) -> (&Board, Color) {
+        (&self.start.board, self.start.to_move)
+    }
+
     /// The moves played since the start (handicap stones are not moves).
     pub fn history(&self) -> &[Turn] {
         &self.history

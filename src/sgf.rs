@@ -504,9 +504,8 @@ pub fn write(game: &Game, result: Option<GameResult>) -> String {
 
 /// The root's setup: HA and AB for a handicap, else AB/AW/PL for a set-up position.
 fn start_position(game: &Game) -> String {
-    let mut start = game.clone();
-    while start.undo() {}
-    let g = start.board().geometry();
+    let (start, to_move) = game.start();
+    let g = start.geometry();
     let sgf = |p: Point| format!("[{}]", g.vertex(p).to_sgf(game.size()));
     let handicap = game.handicap_stones();
     if !handicap.is_empty() {
@@ -515,7 +514,7 @@ fn start_position(game: &Game) -> String {
     }
     let list = |color: Color| -> String {
         g.points()
-            .filter(|&p| start.board().color_at(p) == Some(color))
+            .filter(|&p| start.color_at(p) == Some(color))
             .map(sgf)
             .collect()
     };
@@ -527,8 +526,8 @@ fn start_position(game: &Game) -> String {
     if !white.is_empty() {
         out.push_str(&format!("AW{white}"));
     }
-    if !out.is_empty() || start.to_move() != Color::Black {
-        out.push_str(&format!("PL[{}]", start.to_move().letter()));
+    if !out.is_empty() || to_move != Color::Black {
+        out.push_str(&format!("PL[{}]", to_move.letter()));
     }
     out
 }

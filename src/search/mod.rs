@@ -127,10 +127,9 @@ struct TreeKey {
 
 impl TreeKey {
     fn of(game: &Game) -> TreeKey {
-        let mut replay = game.clone();
-        while replay.undo() {}
+        let (start, to_move) = game.start();
         TreeKey {
-            start_hash: replay.board().hash() ^ replay.to_move().index() as u64,
+            start_hash: start.hash() ^ to_move.index() as u64,
             size: game.size(),
             komi: game.komi(),
             rules: game.rules().name,
