@@ -178,7 +178,7 @@ impl Engine {
 
     /// The player's move for `color`, played unless `mode` is a regression query.
     pub fn genmove(&mut self, color: Color, mode: Mode) -> Choice {
-        let choice = self.player.choose(&self.game, color, mode);
+        let choice = self.player.choose(&self.game, color, mode, &self.clock);
         if mode == Mode::Regression {
             return choice;
         }

@@ -3,6 +3,7 @@
 //! the protocol code never changes when the player does.
 
 use crate::board::Board;
+use crate::clock::Clock;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
 use rand::rngs::SmallRng;
@@ -68,7 +69,8 @@ pub enum Choice {
 pub trait Player {
     /// The move `color` should play in `game`. It must be legal under the game's full rules
     /// (superko included): a controller forfeits an engine for an illegal move.
-    fn choose(&mut self, game: &Game, color: Color, mode: Mode) -> Choice;
+    /// `clock` is what the controller said about time; the player keeps within it.
+    fn choose(&mut self, game: &Game, color: Color, mode: Mode, clock: &Clock) -> Choice;
 
     /// Changes the playing strength (players without levels ignore it).
     fn set_level(&mut self, _level: Level) {}
@@ -93,7 +95,7 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn choose(&mut self, game: &Game, color: Color, mode: Mode) -> Choice {
+    fn choose(&mut self, game: &Game, color: Color, mode: Mode, _clock: &Clock) -> Choice {
         let mut regression_rng;
         let rng = if mode == Mode::Regression {
             let side = color.index() as u64 + 1;
@@ -169,7 +171,10 @@ mod tests {
         let mut player = RandomPlayer::new(1);
         let capture = Choice::Move(Move::Play(point(&game, "D3")));
         for _ in 0..10 {
-            assert_eq!(player.choose(&game, Color::Black, Mode::Play), capture);
+            assert_eq!(
+                player.choose(&game, Color::Black, Mode::Play, &Clock::default()),
+                capture
+            );
         }
     }
 
@@ -183,7 +188,7 @@ mod tests {
             .unwrap();
         let mut player = RandomPlayer::new(7);
         assert_eq!(
-            player.choose(&game, Color::Black, Mode::Play),
+            player.choose(&game, Color::Black, Mode::Play, &Clock::default()),
             Choice::Move(Move::Pass)
         );
     }
@@ -191,9 +196,13 @@ mod tests {
     #[test]
     fn regression_answers_depend_on_the_position_only() {
         let game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
-        let first = RandomPlayer::new(1).choose(&game, Color::Black, Mode::Regression);
+        let first =
+            RandomPlayer::new(1).choose(&game, Color::Black, Mode::Regression, &Clock::default());
         let mut other = RandomPlayer::new(99);
-        other.choose(&game, Color::Black, Mode::Play);
-        assert_eq!(other.choose(&game, Color::Black, Mode::Regression), first);
+        other.choose(&game, Color::Black, Mode::Play, &Clock::default());
+        assert_eq!(
+            other.choose(&game, Color::Black, Mode::Regression, &Clock::default()),
+            first
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! the budget of each move, and the decisions around the search (pass, resign).
 
 use super::{Budget, Search, SearchConfig, SearchResult};
+use crate::clock::Clock;
 use crate::coord::{Color, Move};
 use crate::game::Game;
 use crate::ownership;
@@ -159,15 +160,20 @@ impl MctsPlayer {
         self.last.as_ref()
     }
 
-    /// The budget of the next move on a board of `size`: the command line's, else the
-    /// level's.
-    fn budget(&self, size: usize) -> Budget {
+    /// The budget of the next move: `--time` if given; else the level's (or `--playouts`),
+    /// kept within what the clock allows; a timed level without a clock thinks for
+    /// [`default_seconds`].
+    fn budget(&self, game: &Game, color: Color, clock: &Clock) -> Budget {
+        let size = game.size();
+        let clock_seconds = clock.budget(color, size * size, game.board().empty_points().len());
         let (playouts, seconds) = match (self.overrides.playouts, self.overrides.seconds) {
-            (None, None) => (
-                self.settings.playouts,
-                self.settings.timed.then(|| default_seconds(size)),
+            (playouts, Some(seconds)) => (playouts, Some(seconds)),
+            (Some(playouts), None) => (Some(playouts), clock_seconds),
+            (None, None) if self.settings.timed => (
+                None,
+                Some(clock_seconds.unwrap_or_else(|| default_seconds(size))),
             ),
-            given => given,
+            (None, None) => (self.settings.playouts, clock_seconds),
         };
         Budget {
             playouts,
@@ -249,14 +255,14 @@ impl Player for MctsPlayer {
         self.change_level(level);
     }
 
-    fn choose(&mut self, game: &Game, color: Color, mode: Mode) -> Choice {
+    fn choose(&mut self, game: &Game, color: Color, mode: Mode, clock: &Clock) -> Choice {
         if mode != Mode::Cleanup && passing_wins(game, color) {
             return Choice::Move(Move::Pass);
         }
         let stop = AtomicBool::new(false);
         let result = self
             .search
-            .run(game, color, self.budget(game.size()), &stop);
+            .run(game, color, self.budget(game, color, clock), &stop);
         log::info!(
             "{} playouts in {:.2?} ({:.0}/s): best {} at {:.1}%",
             result.playouts,
