@@ -201,9 +201,7 @@ impl Game {
             return board.check(color, p);
         }
         board.check_ignoring_ko(color, p)?;
-        let mut after = board.clone();
-        after.place(color, p);
-        if self.repeats(color, &after) {
+        if self.repeats(color, p) {
             let simple_ko = board.ko() == Some((p, color));
             return Err(if simple_ko {
                 Illegal::Ko
@@ -359,16 +357,26 @@ impl Game {
         score::count(&self.current.board, &status, self.rules.scoring, adjust)
     }
 
-    /// Whether the position `after` (just produced by a stone of `color`) is one the
-    /// repetition rule forbids.
-    fn repeats(&self, color: Color, after: &Board) -> bool {
+    /// Whether a stone of `color` on `p` would produce a position the repetition rule
+    /// forbids. Hashes sift the history; a position whose hash matches is then compared
+    /// stone by stone, so a hash collision can never forbid a legal move.
+    fn repeats(&self, color: Color, p: Point) -> bool {
+        let board = &self.current.board;
+        let hash = board.hash_after(color, p);
+        let mut after: Option<Board> = None;
         self.earlier_positions().any(|earlier| {
             let same_situation = match self.rules.ko {
                 KoRule::Simple | KoRule::Positional => true,
                 KoRule::Situational => earlier.to_move == color.opponent(),
                 KoRule::NaturalSituational => earlier.produced_by == Some((color, true)),
             };
-            same_situation && earlier.board.same_stones(after)
+            same_situation
+                && earlier.board.hash() == hash
+                && earlier.board.same_stones(after.get_or_insert_with(|| {
+                    let mut b = board.clone();
+                    b.place(color, p);
+                    b
+                }))
         })
     }
 

@@ -54,8 +54,17 @@ fn random_game(size: usize, rules: Ruleset, seed: u64, max_moves: usize) -> usiz
             Move::Play(empties[rng.gen_range(0..empties.len())])
         };
         let before = snapshot(&game);
+        let predicted = match mv {
+            Move::Play(p) if game.board().check_ignoring_ko(color, p).is_ok() => {
+                Some(game.board().hash_after(color, p))
+            }
+            _ => None,
+        };
         match game.play(color, mv) {
             Ok(effect) => {
+                if let Some(hash) = predicted {
+                    assert_eq!(hash, game.board().hash(), "hash_after mispredicted");
+                }
                 let b = game.board();
                 if let Err(e) = b.verify() {
                     panic!(

@@ -437,6 +437,40 @@ impl Board {
         joins_friend && self.multi_stone_suicide
     }
 
+    /// The hash the board would have after a stone of `color` on the empty point `p` (which
+    /// must not be a forbidden suicide), without playing it: the stone, the enemy chains it
+    /// captures and, where allowed, its own chain when the move is a suicide.
+    pub fn hash_after(&self, color: Color, p: Point) -> u64 {
+        let mut hash = self.hash ^ zobrist::stone_key(color, p);
+        let enemy = color.opponent();
+        let mut removed = tactics::SmallSet::<4>::new();
+        for n in self.geometry.neighbours(p) {
+            if self.color_at(n) == Some(enemy)
+                && self.liberty_count(n) == 1
+                && !removed.as_slice().contains(&self.chain(n))
+            {
+                removed.insert(self.chain(n));
+                for s in self.chain_stones(n) {
+                    hash ^= zobrist::stone_key(enemy, s);
+                }
+            }
+        }
+        if removed.is_empty() && self.liberties_after::<1>(color, p) == 0 {
+            // A multi-stone suicide: the new stone and the chains it joins go.
+            hash ^= zobrist::stone_key(color, p);
+            let mut own = tactics::SmallSet::<4>::new();
+            for n in self.geometry.neighbours(p) {
+                if self.color_at(n) == Some(color) && !own.as_slice().contains(&self.chain(n)) {
+                    own.insert(self.chain(n));
+                    for s in self.chain_stones(n) {
+                        hash ^= zobrist::stone_key(color, s);
+                    }
+                }
+            }
+        }
+        hash
+    }
+
     /// Plays `mv` for `color` if the board's rules allow it (simple ko included).
     pub fn play(&mut self, color: Color, mv: Move) -> Result<MoveEffect, Illegal> {
         match mv {
