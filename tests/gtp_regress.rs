@@ -18,9 +18,11 @@
 //! line at the end and none inside. The engine runs in `gtp-tests/`, so files there are
 //! named by relative paths, as gogui-regress does too.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 
 #[test]
 fn every_regression_file_passes() {
@@ -59,14 +61,8 @@ impl Engine {
     fn start(dir: &Path) -> Engine {
         // A small fixed budget: the files test the protocol and the rules, not the strength,
         // and must not depend on the machine's speed.
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hoshi"))
-            .args(["--playouts", "300", "--threads", "1", "--seed", "1"])
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start hoshi");
+        let mut child =
+            common::spawn_hoshi(&["--playouts", "300", "--threads", "1", "--seed", "1"], dir);
         let stdin = child.stdin.take().expect("stdin");
         let stdout = BufReader::new(child.stdout.take().expect("stdout"));
         Engine {

@@ -5,12 +5,14 @@
 //! the position must be what it was before (compared through `showboard`, which shows the
 //! stones, captures, move number, player to move, komi, rules and handicap).
 
+mod common;
+
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -26,14 +28,8 @@ struct Session {
 
 impl Session {
     fn start(dir: &Path) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hoshi"))
-            .args(["--seed", "7", "--size", "9", "--playouts", "50"])
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start hoshi");
+        let mut child =
+            common::spawn_hoshi(&["--seed", "7", "--size", "9", "--playouts", "50"], dir);
         let stdin = child.stdin.take().expect("stdin");
         let stdout = child.stdout.take().expect("stdout");
         let (sender, answers) = mpsc::channel();

@@ -89,3 +89,16 @@ pub const TRIPLE_KO_CYCLE: [(Color, &str); 6] = [
     (Color::Black, "D5"),
     (Color::White, "C8"),
 ];
+
+/// Starts the hoshi binary with `args` in `dir`, stdin and stdout piped, stderr discarded.
+pub fn spawn_hoshi(args: &[&str], dir: &std::path::Path) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(env!("CARGO_BIN_EXE_hoshi"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hoshi")
+}
