@@ -15,5 +15,5 @@ pub mod player; // the move generator behind genmove (a random placeholder until
 pub mod playout; // uniform random playouts that never fill their own eyes
 pub mod rules; // the Ruleset value type and its presets (French by default)
 pub mod score; // area and territory scoring given dead stones; results like B+3.5
-pub mod sgf; // SGF FF[4] reading (main line, setup, handicap) and writing
 pub mod search; // Monte Carlo tree search with RAVE, priors, heavy playouts, threads
+pub mod sgf; // SGF FF[4] reading (main line, setup, handicap) and writing
