@@ -13,7 +13,7 @@
 //! opponent's area) and rough elsewhere. It is deterministic (fixed seed) so that the same
 //! position is always judged the same way.
 
-use crate::board::{Board, Cell};
+use crate::board::Board;
 use crate::coord::{Color, Geometry, Move, Point, PointSet};
 use crate::game::Game;
 use crate::playout::area_lead;
@@ -186,40 +186,8 @@ fn random_safe_point(
     }
     let (tail, head) = empties.split_at(rng.gen_range(0..empties.len()));
     head.iter().chain(tail).copied().find(|&p| {
-        rule.allows(color, p)
-            && !board.is_eye(p, color)
-            && board.check(color, p).is_ok()
-            && !is_self_atari(board, color, p)
+        rule.allows(color, p) && board.is_sensible(color, p) && !board.is_self_atari(color, p)
     })
-}
-
-/// Whether a stone of `color` on the empty point `p` would leave its chain with one
-/// liberty without capturing anything. Cheap in the usual cases: two empty neighbours, a
-/// capture, or a neighbouring own chain with three liberties settle it at once.
-fn is_self_atari(board: &Board, color: Color, p: Point) -> bool {
-    let g = board.geometry();
-    let mut liberties = PointSet::new();
-    for n in g.neighbours(p) {
-        match board.color_at(n) {
-            Some(c) if c == color => {
-                if board.liberty_count(n) >= 3 {
-                    return false;
-                }
-                board.liberties(n).into_iter().for_each(|l| {
-                    liberties.insert(l);
-                });
-            }
-            Some(_) if board.liberty_count(n) == 1 => return false,
-            Some(_) => {}
-            None => {
-                if board.cell(n) == Cell::Empty {
-                    liberties.insert(n);
-                }
-            }
-        }
-    }
-    liberties.remove(p);
-    liberties.len() <= 1
 }
 
 /// The colour owning `p` on a board where play has ended: the stone's, or for an empty
