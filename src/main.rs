@@ -30,7 +30,7 @@ struct Cli {
 
     /// Rules: french, chinese, japanese, aga, new-zealand, tromp-taylor. GTP's kgs-rules
     /// and hoshi-rules change them during a session.
-    #[arg(long, default_value = "french", value_parser = parse_rules)]
+    #[arg(long, default_value = "french")]
     rules: Ruleset,
 
     /// Komi [default: the rules' usual komi, 7.5 for French]. GTP's komi overrides it.
@@ -86,13 +86,6 @@ enum Subcommand {
     /// Play a match between two GTP engines (in the spirit of gogui-twogtp) and report win
     /// rates and Elo.
     Match(hoshi::arena::MatchArgs),
-}
-
-fn parse_rules(name: &str) -> Result<Ruleset, String> {
-    Ruleset::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Ruleset::PRESETS.iter().map(|r| r.name).collect();
-        format!("unknown rules; use one of {}", names.join(", "))
-    })
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {

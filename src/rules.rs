@@ -170,6 +170,18 @@ impl Default for Ruleset {
     }
 }
 
+/// Reading a preset's name (the command line's `--rules`), with an error that lists them.
+impl std::str::FromStr for Ruleset {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Ruleset, String> {
+        Ruleset::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Ruleset::PRESETS.iter().map(|r| r.name).collect();
+            format!("unknown rules; use one of {}", names.join(", "))
+        })
+    }
+}
+
 impl fmt::Display for Ruleset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name)

@@ -88,7 +88,7 @@ pub struct MatchArgs {
 
     /// Rules by which hoshi judges every move and counts: french, chinese, japanese, aga,
     /// new-zealand, tromp-taylor. Engines with `kgs-rules` or `hoshi-rules` are told.
-    #[arg(long, default_value = "french", value_parser = parse_rules)]
+    #[arg(long, default_value = "french")]
     pub rules: Ruleset,
 
     /// Handicap stones for Black: GTP's fixed placement where it exists, else free.
@@ -120,14 +120,6 @@ pub struct MatchArgs {
     /// Directory for the SGF files, results.tsv and the engines' logs.
     #[arg(long, default_value = "match")]
     pub out: PathBuf,
-}
-
-/// Reads `--rules`.
-pub fn parse_rules(name: &str) -> Result<Ruleset, String> {
-    Ruleset::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Ruleset::PRESETS.iter().map(|r| r.name).collect();
-        format!("unknown rules; use one of {}", names.join(", "))
-    })
 }
 
 /// A match once run (or resumed): every game in results.tsv, and the tally of them.
