@@ -68,6 +68,23 @@ pub struct Budget {
     pub time: Option<Duration>,
 }
 
+impl Budget {
+    /// Thinking time when a budget names no limit at all: a search must end.
+    const FALLBACK: Duration = Duration::from_secs(1);
+
+    /// The budget itself, or [`Budget::FALLBACK`] when it has no limit.
+    fn bounded(self) -> Budget {
+        if self.playouts.is_none() && self.time.is_none() {
+            Budget {
+                playouts: None,
+                time: Some(Self::FALLBACK),
+            }
+        } else {
+            self
+        }
+    }
+}
+
 /// One candidate move at the root.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate {
@@ -186,6 +203,7 @@ impl Search {
         stop: &AtomicBool,
     ) -> SearchResult {
         let started = Instant::now();
+        let budget = budget.bounded();
         let root = root_of(game, color);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
