@@ -21,7 +21,7 @@ hoshi-level beginner expert
 #! [syntax error]
 
 10 hoshi-param
-#? [\[list/beginner/intermediate/expert\] level intermediate\n\[list/french/chinese/japanese/aga/new-zealand/tromp-taylor\] rules french]
+#? [\[list/beginner/intermediate/expert\] level intermediate\n\[list/french/chinese/japanese/aga/new-zealand/tromp-taylor/cgos\] rules french]
 
 11 hoshi-param level expert
 12 hoshi-level

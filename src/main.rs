@@ -28,7 +28,7 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = Level::Expert)]
     level: Level,
 
-    /// Rules: french, chinese, japanese, aga, new-zealand, tromp-taylor. GTP's kgs-rules
+    /// Rules: french, chinese, japanese, aga, new-zealand, tromp-taylor, cgos. GTP's kgs-rules
     /// and hoshi-rules change them during a session.
     #[arg(long, default_value = "french")]
     rules: Ruleset,

@@ -139,14 +139,27 @@ impl Ruleset {
         dead_stone_removal: false,
     };
 
+    /// CGOS, the computer Go server: Tromp-Taylor counting (every stone left on the board
+    /// is alive) with positional superko, but suicide forbidden.
+    pub const CGOS: Ruleset = Ruleset {
+        name: "cgos",
+        ko: KoRule::Positional,
+        scoring: Scoring::Area,
+        multi_stone_suicide: false,
+        handicap_bonus: HandicapBonus::None,
+        default_komi: 7.5,
+        dead_stone_removal: false,
+    };
+
     /// Every preset, French first.
-    pub const PRESETS: [Ruleset; 6] = [
+    pub const PRESETS: [Ruleset; 7] = [
         Ruleset::FRENCH,
         Ruleset::CHINESE,
         Ruleset::JAPANESE,
         Ruleset::AGA,
         Ruleset::NEW_ZEALAND,
         Ruleset::TROMP_TAYLOR,
+        Ruleset::CGOS,
     ];
 
     /// A preset by name, case-insensitive; also accepts the spellings KGS (`new_zealand`) and

@@ -187,6 +187,11 @@ fn dead_stones_are_removed_before_counting() {
     assert_eq!(naive.territory[0], 0);
     assert_eq!(naive.neutral, 31);
     assert_eq!(naive.stones, [10, 11]);
+    // CGOS and Tromp-Taylor count every stone on the board: the verdict is ignored.
+    for rules in [Ruleset::CGOS, Ruleset::TROMP_TAYLOR] {
+        let game = setup(9, rules, black, white, Black);
+        assert_eq!(game.score(&status).stones, [10, 11], "{}", rules.name);
+    }
 }
 
 /// Partie à handicap : avec 3 pierres et un demi-point de komi, Blanc reçoit 2 points de plus
