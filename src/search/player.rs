@@ -97,6 +97,11 @@ pub struct Overrides {
     pub resign_threshold: f64,
 }
 
+/// Playouts of a `reg_genmove` search for a level that thinks by time.
+const REGRESSION_PLAYOUTS: u64 = 10_000;
+/// Seed of every `reg_genmove` search.
+const REGRESSION_SEED: u64 = 0x7265_675f_6765_6e6d;
+
 /// A move is drawn (at a temperature) only if it has at least 1/DRAW_SHARE of the best
 /// move's playouts.
 const DRAW_SHARE: u32 = 10;
@@ -181,6 +186,26 @@ impl MctsPlayer {
         }
     }
 
+    /// The search `reg_genmove` answers from: the same position always gives the same move,
+    /// so it runs on one thread, from a fresh tree and a fixed seed, for a fixed number of
+    /// playouts (the level's, or the command line's, else [`REGRESSION_PLAYOUTS`]).
+    fn regression_search(&self, game: &Game, color: Color) -> SearchResult {
+        let config = SearchConfig {
+            threads: 1,
+            ..self.settings.search
+        };
+        let playouts = self
+            .overrides
+            .playouts
+            .or(self.settings.playouts)
+            .unwrap_or(REGRESSION_PLAYOUTS);
+        let budget = Budget {
+            playouts: Some(playouts),
+            time: None,
+        };
+        Search::new(config, REGRESSION_SEED).run(game, color, budget, &AtomicBool::new(false))
+    }
+
     /// Draws a move among the candidates by playouts^(1/temperature).
     fn draw(&mut self, result: &SearchResult) -> Move {
         if result.best == Move::Pass {
@@ -260,9 +285,12 @@ impl Player for MctsPlayer {
             return Choice::Move(Move::Pass);
         }
         let stop = AtomicBool::new(false);
-        let result = self
-            .search
-            .run(game, color, self.budget(game, color, clock), &stop);
+        let result = if mode == Mode::Regression {
+            self.regression_search(game, color)
+        } else {
+            self.search
+                .run(game, color, self.budget(game, color, clock), &stop)
+        };
         log::info!(
             "{} playouts in {:.2?} ({:.0}/s): best {} at {:.1}%",
             result.playouts,
@@ -292,5 +320,36 @@ impl Player for MctsPlayer {
         } else {
             Choice::Move(mv)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Ruleset;
+
+    /// `reg_genmove` depends on the position only: players with different seeds, asked
+    /// twice, after other searches, answer the same.
+    #[test]
+    fn regression_answers_are_reproducible() {
+        let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        let g = game.board().geometry();
+        game.play(Color::Black, Move::Play(g.parse_point("E5").unwrap()))
+            .unwrap();
+        game.play(Color::White, Move::Play(g.parse_point("C3").unwrap()))
+            .unwrap();
+        let overrides = Overrides {
+            playouts: Some(300),
+            ..Overrides::default()
+        };
+        let clock = Clock::default();
+        let mut answers = Vec::new();
+        for seed in [1, 2] {
+            let mut player = MctsPlayer::new(Level::Expert, 2, overrides, seed);
+            answers.push(player.choose(&game, Color::Black, Mode::Regression, &clock));
+            player.choose(&game, Color::Black, Mode::Play, &clock);
+            answers.push(player.choose(&game, Color::Black, Mode::Regression, &clock));
+        }
+        assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
     }
 }
