@@ -1,4 +1,4 @@
-# genmove, reg_genmove and kgs-genmove_cleanup with the placeholder player: a legal move
+# genmove, reg_genmove and kgs-genmove_cleanup with the tree search (300 playouts): a legal move
 # that does not fill its own eye, a capture when there is one, pass when nothing is left.
 
 boardsize 9

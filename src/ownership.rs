@@ -8,7 +8,7 @@
 //! throws away big walls by filling their last liberties itself, which made half of the
 //! verdicts on clear-cut finished games wrong; with these two rules they come out right.
 //!
-//! The judgement is a placeholder until the search can read life and death better: it is
+//! The judgement stands until the search itself reads life and death (issue 6): it is
 //! reliable on finished games (every border closed, dead stones clearly inside the
 //! opponent's area) and rough elsewhere. It is deterministic (fixed seed) so that the same
 //! position is always judged the same way.

@@ -1,6 +1,7 @@
-//! The player: what chooses a move for `genmove`. Today a placeholder that plays sensible
-//! random moves; the Monte Carlo tree search replaces it behind the same [`Player`] trait, so
-//! the protocol code never changes when the player does.
+//! The player: what chooses a move for `genmove`, behind the [`Player`] trait so that the
+//! protocol code never changes when the player does. The Monte Carlo tree search
+//! ([`crate::search::player::MctsPlayer`]) plays; [`RandomPlayer`] is the baseline that
+//! benchmarks measure against (`hoshi --random`).
 
 use crate::board::Board;
 use crate::clock::Clock;
@@ -76,7 +77,7 @@ pub trait Player {
     fn set_level(&mut self, _level: Level) {}
 }
 
-/// The placeholder player: a random legal move that does not fill one of its own eyes,
+/// The baseline player: a random legal move that does not fill one of its own eyes,
 /// preferring captures, then saving its own stones in atari, then moves that are not
 /// self-atari. It passes when no such move is left, and never resigns.
 pub struct RandomPlayer {
@@ -109,7 +110,7 @@ impl Player for RandomPlayer {
     }
 }
 
-/// How much a move appeals to the placeholder player (higher is better).
+/// How much a move appeals to the random player (higher is better).
 fn appeal(board: &Board, color: Color, p: Point) -> u8 {
     let mut after = board.clone();
     let effect = after.place(color, p);

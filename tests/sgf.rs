@@ -102,7 +102,7 @@ fn a_set_up_position_keeps_its_stones_and_player() {
     assert_eq!(summary(&again), summary(&game));
 }
 
-/// Random games with the placeholder player (captures, kos, passes at the end) on every
+/// Random games with the random player (captures, kos, passes at the end) on every
 /// usual size and ruleset.
 #[test]
 fn random_games_read_back_the_same() {
