@@ -115,3 +115,30 @@ fn root_moves_respect_superko_even_with_a_reused_tree() {
     assert!(result.candidates.iter().all(|c| game.is_legal(White, c.mv)));
     assert!(result.best == Move::Pass || game.is_legal(White, result.best));
 }
+
+/// A tree built for one player is not reused for the other in the same position (an undo
+/// and a genmove for the other colour): the root's statistics belong to the player who
+/// searched.
+#[test]
+fn a_tree_is_never_reused_for_the_other_player() {
+    let game = setup(
+        9,
+        Ruleset::FRENCH,
+        "C4 C5 D3 E3 D6 E6 F4",
+        "D4 D5 E4 E5",
+        White,
+    );
+    let mut search = Search::new(SearchConfig::default(), 5);
+    let budget = Budget {
+        playouts: Some(3000),
+        time: None,
+    };
+    let stop = AtomicBool::new(false);
+    let white = search.run(&game, White, budget, &stop);
+    assert_eq!(white.best, mv(&game, "F5"));
+    // Black to play the same position wins easily (the four stones are in atari); a tree
+    // reused from White's search would show White's bleak view instead.
+    let black = search.run(&game, Black, budget, &stop);
+    assert!(black.winrate > 0.6, "{}", black.winrate);
+    assert!(white.winrate < 0.5, "{}", white.winrate);
+}

@@ -140,10 +140,12 @@ struct TreeKey {
     komi: f64,
     rules: &'static str,
     moves: Vec<(Color, Move)>,
+    /// The player the tree's root was searched for.
+    to_move: Color,
 }
 
 impl TreeKey {
-    fn of(game: &Game) -> TreeKey {
+    fn of(game: &Game, searched_for: Color) -> TreeKey {
         let (start, to_move) = game.start();
         TreeKey {
             start_hash: start.hash() ^ to_move.index() as u64,
@@ -151,6 +153,7 @@ impl TreeKey {
             komi: game.komi(),
             rules: game.rules().name,
             moves: game.history().iter().map(|t| (t.color, t.mv)).collect(),
+            to_move: searched_for,
         }
     }
 }
@@ -249,17 +252,18 @@ impl Search {
             result.tree_nodes
         );
         self.tree = Some(tree);
-        self.tree_game = Some(TreeKey::of(game));
+        self.tree_game = Some(TreeKey::of(game, color));
         result
     }
 
     /// The previous tree re-rooted at the current position when the game continued from
     /// it, else a new tree.
     fn take_tree(&mut self, game: &Game, color: Color) -> Tree {
-        let key = TreeKey::of(game);
+        let key = TreeKey::of(game, color);
         let reused = match (self.tree.take(), self.tree_game.take()) {
-            (Some(tree), Some(old)) => descend(&tree, &old, &key, color)
-                .map(|index| tree.subtree(index, self.config.max_memory)),
+            (Some(tree), Some(old)) => {
+                descend(&tree, &old, &key).map(|index| tree.subtree(index, self.config.max_memory))
+            }
             _ => None,
         };
         reused.unwrap_or_else(|| Tree::new(self.config.max_memory))
@@ -267,8 +271,8 @@ impl Search {
 }
 
 /// The node of `tree` (built for `old`) that is the position of `new`, if `new` continues
-/// `old` along moves the tree has, with `color` to play as the tree expects.
-fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey, color: Color) -> Option<u32> {
+/// `old` along moves the tree has, with the player `new` searches for to play there.
+fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey) -> Option<u32> {
     let same_game = old.start_hash == new.start_hash
         && old.size == new.size
         && old.komi == new.komi
@@ -277,18 +281,19 @@ fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey, color: Color) -> Option<u3
     if !same_game {
         return None;
     }
-    let mut index = ROOT;
+    // The tree alternates colours from the player it was searched for: the moves since
+    // must follow that alternation, and lead to `color` to play.
     let added = &new.moves[old.moves.len()..];
-    // The tree alternates colours: the moves since must alternate and end with `color` to play.
-    if let Some(&(last_color, _)) = added.last() {
-        if last_color == color {
+    let mut expected = old.to_move;
+    let mut index = ROOT;
+    for &(mover, mv) in added {
+        if mover != expected {
             return None;
         }
-    }
-    for &(_, mv) in added {
         index = tree.child_with_move(index, mv)?;
+        expected = expected.opponent();
     }
-    Some(index)
+    (expected == new.to_move).then_some(index)
 }
 
 fn root_of(game: &Game, color: Color) -> Root {
