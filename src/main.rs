@@ -53,7 +53,8 @@ struct Cli {
     #[arg(long, value_parser = parse_seconds)]
     time: Option<f64>,
 
-    /// Seed of the random choices: the same seed plays the same moves [default: random].
+    /// Seed of the random choices [default: random]. With --playouts and --threads 1 the same
+    /// seed plays the same moves; with a time budget or threads, timing varies the search.
     #[arg(long)]
     seed: Option<u64>,
 
