@@ -77,7 +77,7 @@ impl Ownership {
 
     fn record(&mut self, end: &Board) {
         for p in self.geometry.points() {
-            if let Some(owner) = owner(end, p) {
+            if let Some(owner) = end.area_owner(p) {
                 self.owned[owner.index()][p.index()] += 1;
             }
         }
@@ -188,24 +188,6 @@ fn random_safe_point(
     head.iter().chain(tail).copied().find(|&p| {
         rule.allows(color, p) && board.is_sensible(color, p) && !board.is_self_atari(color, p)
     })
-}
-
-/// The colour owning `p` on a board where play has ended: the stone's, or for an empty
-/// point the one colour of all its neighbouring stones.
-fn owner(board: &Board, p: Point) -> Option<Color> {
-    if let Some(color) = board.color_at(p) {
-        return Some(color);
-    }
-    let mut found = None;
-    for n in board.geometry().neighbours(p) {
-        if let Some(c) = board.color_at(n) {
-            if found.is_some_and(|f| f != c) {
-                return None;
-            }
-            found = Some(c);
-        }
-    }
-    found
 }
 
 /// The dead stones and the stones in seki at the end of `game`. Rules without dead-stone

@@ -75,14 +75,10 @@ pub fn play_out(
 pub fn area_lead(board: &Board) -> i32 {
     let mut lead = board.stones(Color::Black) as i32 - board.stones(Color::White) as i32;
     for &p in board.empty_points() {
-        match (
-            board.neighbours_of(p, Color::Black),
-            board.neighbours_of(p, Color::White),
-        ) {
-            (0, 0) => {}
-            (_, 0) => lead += 1,
-            (0, _) => lead -= 1,
-            _ => {}
+        match board.area_owner(p) {
+            Some(Color::Black) => lead += 1,
+            Some(Color::White) => lead -= 1,
+            None => {}
         }
     }
     lead

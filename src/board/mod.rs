@@ -324,6 +324,24 @@ impl Board {
         NeighbourCounts(self.neighbour_counts[p.index()]).of(color) as usize
     }
 
+    /// Who owns `p` once play has ended (the quick count of playouts): the stone's colour,
+    /// or for an empty point the one colour among its neighbours, if only one.
+    #[inline]
+    pub fn area_owner(&self, p: Point) -> Option<Color> {
+        if let Some(color) = self.color_at(p) {
+            return Some(color);
+        }
+        match (
+            self.neighbours_of(p, Color::Black),
+            self.neighbours_of(p, Color::White),
+        ) {
+            (0, 0) => None,
+            (_, 0) => Some(Color::Black),
+            (0, _) => Some(Color::White),
+            _ => None,
+        }
+    }
+
     /// How many of the four neighbours of `p` are empty.
     #[inline]
     pub fn empty_neighbours(&self, p: Point) -> usize {
