@@ -12,9 +12,12 @@ use crate::player::{Choice, Level, Mode, Player, RandomPlayer};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
 use crate::search::player::{MctsPlayer, Overrides};
+use crate::search::{SearchResult, Watch};
 use crate::sgf::{self, SgfError};
+use crate::signals::Signals;
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 
 /// What the command line sets.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,6 +98,11 @@ pub struct Engine {
     clock: Clock,
     /// The player who resigned this game, if one did.
     resigned: Option<Color>,
+    /// News from outside while thinking (new input, GoGui's interrupt).
+    signals: Arc<Signals>,
+    /// After our move: the number of moves then and the opponent, whose turn we may think
+    /// on (pondering) until the game moves on.
+    ponder_on: Option<(usize, Color)>,
 }
 
 impl Engine {
@@ -112,7 +120,14 @@ impl Engine {
             settings,
             clock: Clock::default(),
             resigned: None,
+            signals: Arc::default(),
+            ponder_on: None,
         }
+    }
+
+    /// Where news from outside comes from while the engine thinks.
+    pub fn listen(&mut self, signals: Arc<Signals>) {
+        self.signals = signals;
     }
 
     pub fn game(&self) -> &Game {
@@ -176,11 +191,23 @@ impl Engine {
         Ok(())
     }
 
-    /// The player's move for `color`, played unless `mode` is a regression query.
+    /// The player's move for `color`, played unless `mode` is a regression query. GoGui's
+    /// interrupt ends the thinking early: the best move so far is played.
     pub fn genmove(&mut self, color: Color, mode: Mode) -> Choice {
-        let choice = self.player.choose(&self.game, color, mode, &self.clock);
+        let signals = Arc::clone(&self.signals);
+        self.genmove_watched(color, mode, &mut |_| !signals.interrupted())
+    }
+
+    /// [`Engine::genmove`] with a watcher of the search (analysis output while choosing).
+    pub fn genmove_watched(&mut self, color: Color, mode: Mode, watch: Watch<'_>) -> Choice {
+        let choice = self
+            .player
+            .choose_watched(&self.game, color, mode, &self.clock, watch);
         if mode == Mode::Regression {
             return choice;
+        }
+        if let Choice::Move(_) = choice {
+            self.ponder_on = Some((self.game.move_number() + 1, color.opponent()));
         }
         match choice {
             Choice::Move(mv) => {
@@ -194,6 +221,49 @@ impl Engine {
             Choice::Resign => self.resigned = Some(color),
         }
         choice
+    }
+
+    /// Searches the position for `color` without playing, `watch` seeing the search until it
+    /// ends it; `None` when the player does not search (`--random`).
+    pub fn analyze(&mut self, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
+        self.player.analyze(&self.game, color, watch)
+    }
+
+    /// Thinks on the opponent's time, when `--ponder` is on and the game is still where
+    /// our last move left it, until a command arrives (or the tree is full). The tree is
+    /// kept, so the next `genmove` starts from what was read meanwhile.
+    pub fn ponder(&mut self) {
+        let Some((moves, color)) = self.ponder_on else {
+            return;
+        };
+        let current = self.game.move_number() == moves && self.game.to_move() == color;
+        if !(self.settings.ponder && self.player.ponders() && current)
+            || self.game.is_over()
+            || self.resigned.is_some()
+        {
+            return;
+        }
+        let signals = Arc::clone(&self.signals);
+        if signals.input_waiting() {
+            return;
+        }
+        log::debug!("pondering for {color}");
+        let mut full = false;
+        let result = self.analyze(color, &mut |progress| {
+            full = progress.tree_full();
+            !full && !signals.input_waiting()
+        });
+        if let Some(result) = result {
+            log::info!(
+                "pondered {} playouts in {:.2?}",
+                result.playouts,
+                result.elapsed
+            );
+        }
+        if full {
+            // A full tree would only spin: wait for the opponent's move.
+            self.ponder_on = None;
+        }
     }
 
     fn pass_anyway(&mut self, color: Color) {

@@ -17,3 +17,4 @@ pub mod rules; // the Ruleset value type and its presets (French by default)
 pub mod score; // area and territory scoring given dead stones; results like B+3.5
 pub mod search; // Monte Carlo tree search with RAVE, priors, heavy playouts, threads
 pub mod sgf; // SGF FF[4] reading (main line, setup, handicap) and writing
+pub mod signals; // what reaches a thinking engine from outside: new input, GoGui's interrupt

@@ -71,7 +71,8 @@ struct Cli {
     #[arg(long, default_value_t = 0.1, value_parser = parse_fraction)]
     resign_threshold: f64,
 
-    /// Think during the opponent's time (accepted; not implemented yet).
+    /// Think on the opponent's time: after each move, until the next command arrives (at
+    /// levels that think by time; the tree is kept for the next move).
     #[arg(long)]
     ponder: bool,
 
@@ -161,7 +162,11 @@ fn main() -> ExitCode {
         settings.seed
     );
     let mut engine = Engine::new(settings);
-    match hoshi::gtp::run(&mut engine, io::stdin().lock(), io::stdout().lock()) {
+    match hoshi::gtp::run(
+        &mut engine,
+        io::BufReader::new(io::stdin()),
+        io::stdout().lock(),
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(why) => {
             log::error!("GTP stream: {why}");

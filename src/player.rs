@@ -7,6 +7,7 @@ use crate::board::Board;
 use crate::clock::Clock;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
+use crate::search::{SearchResult, Watch};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -71,7 +72,34 @@ pub trait Player {
     /// The move `color` should play in `game`. It must be legal under the game's full rules
     /// (superko included): a controller forfeits an engine for an illegal move.
     /// `clock` is what the controller said about time; the player keeps within it.
-    fn choose(&mut self, game: &Game, color: Color, mode: Mode, clock: &Clock) -> Choice;
+    fn choose(&mut self, game: &Game, color: Color, mode: Mode, clock: &Clock) -> Choice {
+        self.choose_watched(game, color, mode, clock, &mut |_| true)
+    }
+
+    /// [`Player::choose`] with a watcher that sees the search in progress and may end it
+    /// early (GoGui's interrupt, analysis output while choosing).
+    fn choose_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        mode: Mode,
+        clock: &Clock,
+        watch: Watch<'_>,
+    ) -> Choice;
+
+    /// Thinks about `color`'s move in `game` without choosing, until `watch` ends it
+    /// (analysis, pondering); the thinking is kept for the next move. `None` for players
+    /// that do not search.
+    fn analyze(&mut self, _game: &Game, _color: Color, _watch: Watch<'_>) -> Option<SearchResult> {
+        None
+    }
+
+    /// Whether thinking on the opponent's time helps this player: only when it thinks for a
+    /// time rather than a fixed number of playouts (more playouts would make it stronger
+    /// than its level).
+    fn ponders(&self) -> bool {
+        false
+    }
 
     /// Changes the playing strength (players without levels ignore it).
     fn set_level(&mut self, _level: Level) {}
@@ -96,7 +124,14 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn choose(&mut self, game: &Game, color: Color, mode: Mode, _clock: &Clock) -> Choice {
+    fn choose_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        mode: Mode,
+        _clock: &Clock,
+        _watch: Watch<'_>,
+    ) -> Choice {
         let mut regression_rng;
         let rng = if mode == Mode::Regression {
             let side = color.index() as u64 + 1;

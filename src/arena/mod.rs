@@ -47,6 +47,16 @@ use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+/// A version fit for a table: some engines answer `version` with a whole message (Pachi
+/// adds a chat greeting after a colon), kept to its first words.
+fn short_version(version: &str) -> String {
+    let head = version.split(':').next().unwrap_or("");
+    head.split_whitespace()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// What becomes the game number in an engine's command line, so that engines seeded on
 /// the command line play different games, reproducibly.
 pub const GAME_NUMBER: &str = "{game}";
@@ -326,7 +336,7 @@ impl Plan {
             Err(fault) => Err(format!("{}: {fault} on `{command}`", words.join(" "))),
         };
         let name = ask("name")?;
-        let version = ask("version")?;
+        let version = short_version(&ask("version")?);
         program.quit();
         let name = if name.is_empty() {
             words.join(" ")
@@ -468,4 +478,20 @@ impl Plan {
 /// The next game to play, if any is left.
 fn next_game(queue: &Mutex<std::vec::IntoIter<usize>>) -> Option<usize> {
     queue.lock().ok()?.next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_version;
+
+    #[test]
+    fn long_versions_are_cut_to_their_first_words() {
+        assert_eq!(
+            short_version("11.99 (Genjo-devel): If you believe you have won but I am still"),
+            "11.99 (Genjo-devel)"
+        );
+        assert_eq!(short_version("3.8"), "3.8");
+        assert_eq!(short_version(""), "");
+        assert_eq!(short_version("a b c d e f"), "a b c d");
+    }
 }

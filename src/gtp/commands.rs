@@ -124,7 +124,8 @@ fn fixed(args: &[String], answer: &str) -> Reply {
 
 fn known_command(_: &mut Engine, args: &[String]) -> Reply {
     let [name] = args::exactly(args)?;
-    let known = COMMANDS.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+    let known =
+        COMMANDS.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) || super::analyze::handles(name);
     Ok(known.to_string())
 }
 
@@ -133,6 +134,7 @@ fn list_commands(_: &mut Engine, args: &[String]) -> Reply {
     Ok(COMMANDS
         .iter()
         .map(|(n, _)| *n)
+        .chain(super::analyze::NAMES.iter().copied())
         .collect::<Vec<_>>()
         .join("\n"))
 }

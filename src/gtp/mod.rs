@@ -11,12 +11,16 @@
 //!   would end it early), so multi-line texts lose any blank line they had.
 //! * stdout carries answers only; everything else is logged to stderr.
 
+mod analyze;
 mod args;
 pub mod commands;
+mod input;
 
 use crate::engine::Engine;
+use input::Lines;
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
 
 pub use commands::{Failure, COMMANDS};
 
@@ -86,19 +90,32 @@ fn without_blank_lines(text: &str) -> String {
 }
 
 /// Answers the commands read from `input` on `output` until `quit` or the end of the input.
-pub fn run(engine: &mut Engine, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+///
+/// A thread reads the input ahead (see [`input`]), so that the engine can think while it
+/// waits for the next command (`--ponder`), stream analysis until a command arrives, and
+/// honour GoGui's `# interrupt`; commands are still answered one at a time, in order.
+pub fn run(
+    engine: &mut Engine,
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+) -> io::Result<()> {
     commands::start_cpu_clock();
-    let mut line = Vec::new();
+    let lines = Lines::spawn(input);
+    engine.listen(Arc::clone(lines.signals()));
     loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        engine.ponder();
+        let Some(line) = lines.next() else {
             log::debug!("end of input");
             return Ok(());
-        }
+        };
         let Some(command) = parse_line(&line) else {
             continue;
         };
         log::debug!("command: {} {}", command.name, command.args.join(" "));
+        if analyze::handles(&command.name) {
+            stream_safely(engine, &command, &mut output, &lines)?;
+            continue;
+        }
         let reply = execute_safely(engine, &command);
         output.write_all(format_answer(command.id.as_deref(), &reply).as_bytes())?;
         output.flush()?;
@@ -106,6 +123,24 @@ pub fn run(engine: &mut Engine, mut input: impl BufRead, mut output: impl Write)
             return Ok(());
         }
     }
+}
+
+/// Runs an analysis command, which writes its answer as it goes. A panic (a bug) still
+/// ends the answer properly, with its empty line.
+fn stream_safely(
+    engine: &mut Engine,
+    command: &Command,
+    output: &mut impl Write,
+    lines: &Lines,
+) -> io::Result<()> {
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        analyze::run(engine, command, output, lines.signals())
+    }));
+    outcome.unwrap_or_else(|_| {
+        log::error!("internal error while running {:?}", command.name);
+        output.write_all(b"\n")?;
+        output.flush()
+    })
 }
 
 /// Runs one command. A panic would be a bug; it is caught so that the controller gets an
@@ -127,7 +162,7 @@ mod tests {
     fn session(input: &[u8]) -> String {
         let mut engine = Engine::new(Settings::default());
         let mut out = Vec::new();
-        run(&mut engine, input, &mut out).unwrap();
+        run(&mut engine, io::Cursor::new(input.to_vec()), &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 

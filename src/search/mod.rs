@@ -27,7 +27,7 @@ use policy::{MoveRecord, PolicyConfig};
 use priors::Priors;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use tree::{NewChild, Tree, ROOT};
 
@@ -73,7 +73,7 @@ impl Budget {
     const FALLBACK: Duration = Duration::from_secs(1);
 
     /// The budget itself, or [`Budget::FALLBACK`] when it has no limit.
-    fn bounded(self) -> Budget {
+    pub fn bounded(self) -> Budget {
         if self.playouts.is_none() && self.time.is_none() {
             Budget {
                 playouts: None,
@@ -111,6 +111,167 @@ pub struct SearchResult {
     pub elapsed: Duration,
     pub tree_nodes: usize,
     pub tree_memory: usize,
+}
+
+/// How often a watched search shows itself to its watcher.
+pub const TICK: Duration = Duration::from_millis(5);
+
+/// The watcher of a search: sees its progress about every [`TICK`], returns `false` to end it.
+pub type Watch<'a> = &'a mut dyn FnMut(&Progress<'_>) -> bool;
+
+/// A search in progress, as its watcher sees it.
+pub struct Progress<'a> {
+    tree: &'a Tree,
+    scores: &'a RootScores,
+    game: &'a Game,
+    color: Color,
+    playouts: &'a AtomicU64,
+    started: Instant,
+}
+
+/// What the search thinks of one root move, for analysis output (Sabaki, Lizzie, GoGui).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveInfo {
+    pub mv: Move,
+    /// Simulations played through the move (priors excluded).
+    pub visits: u32,
+    /// Its win rate for the player to move.
+    pub winrate: f64,
+    /// The move's share of the prior knowledge's wins among the root moves: a policy-like
+    /// probability (the root moves' priors add up to 1).
+    pub prior: f64,
+    /// A lower confidence bound of the win rate (about two standard errors below).
+    pub lcb: f64,
+    /// The points by which the player to move is ahead at the end of the simulations
+    /// through this move (this search's, komi included; negative: behind).
+    pub score_lead: f64,
+    /// The most simulated line after the move, starting with it.
+    pub pv: Vec<Move>,
+}
+
+impl Progress<'_> {
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Simulations run so far by this search.
+    pub fn playouts(&self) -> u64 {
+        self.playouts.load(Relaxed)
+    }
+
+    /// Whether the tree has reached its memory cap (thinking on gains little).
+    pub fn tree_full(&self) -> bool {
+        self.tree.is_full()
+    }
+
+    /// The search's verdict if it stopped now.
+    pub fn result(&self) -> SearchResult {
+        summarize(
+            self.tree,
+            self.game,
+            self.color,
+            self.playouts(),
+            self.elapsed(),
+        )
+    }
+
+    /// The root moves that have been simulated, most simulated first.
+    pub fn moves(&self) -> Vec<MoveInfo> {
+        move_infos(self.tree, self.scores, self.game, self.color)
+    }
+
+    /// Lines of the board searched.
+    pub fn board_size(&self) -> usize {
+        self.game.size()
+    }
+}
+
+/// The simulated root moves legal under the full rules, most simulated first.
+fn move_infos(tree: &Tree, scores: &RootScores, game: &Game, color: Color) -> Vec<MoveInfo> {
+    let for_mover = |margin: f64| {
+        if color == Color::Black {
+            margin
+        } else {
+            -margin
+        }
+    };
+    let children: Vec<u32> = tree
+        .node(ROOT)
+        .children()
+        .filter(|&c| game.is_legal(color, tree.node(c).mv()))
+        .collect();
+    let prior_total: f64 = children
+        .iter()
+        .map(|&c| tree.node(c).stats().prior_wins)
+        .sum();
+    let mut infos: Vec<MoveInfo> = children
+        .iter()
+        .filter_map(|&c| {
+            let s = tree.node(c).stats();
+            let visits = s.playouts();
+            (visits > 0).then(|| {
+                let winrate = s.value();
+                let spread = (winrate * (1.0 - winrate) / f64::from(visits)).sqrt();
+                MoveInfo {
+                    mv: s.mv,
+                    visits,
+                    winrate,
+                    prior: if prior_total > 0.0 {
+                        s.prior_wins / prior_total
+                    } else {
+                        0.0
+                    },
+                    lcb: (winrate - 2.0 * spread).max(0.0),
+                    score_lead: scores.black_margin(c).map_or(0.0, for_mover),
+                    pv: line_from(tree, c),
+                }
+            })
+        })
+        .collect();
+    infos.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.winrate.total_cmp(&a.winrate))
+    });
+    infos
+}
+
+/// Black's final margin (komi included) summed over this search's simulations, for each
+/// root move: the score lead analysis shows per move (KataGo's `scoreLead`). Kept beside
+/// the tree because only the root needs it, and a node has no room to spare.
+struct RootScores {
+    first_child: u32,
+    /// Per root child: the sum of twice the margin (an integer: komi is a multiple of 0.5)
+    /// and the number of simulations.
+    sums: Vec<(AtomicI64, AtomicU32)>,
+}
+
+impl RootScores {
+    fn new(tree: &Tree) -> RootScores {
+        let children = tree.node(ROOT).children();
+        RootScores {
+            first_child: children.start,
+            sums: children
+                .map(|_| (AtomicI64::new(0), AtomicU32::new(0)))
+                .collect(),
+        }
+    }
+
+    fn add(&self, child: u32, black_margin: f64) {
+        if let Some((sum, n)) = self.sums.get(child.wrapping_sub(self.first_child) as usize) {
+            sum.fetch_add((2.0 * black_margin).round() as i64, Relaxed);
+            n.fetch_add(1, Relaxed);
+        }
+    }
+
+    /// Black's mean margin in the simulations through root child `child`, if any.
+    fn black_margin(&self, child: u32) -> Option<f64> {
+        let (sum, n) = self
+            .sums
+            .get(child.wrapping_sub(self.first_child) as usize)?;
+        let n = n.load(Relaxed);
+        (n > 0).then(|| sum.load(Relaxed) as f64 / 2.0 / f64::from(n))
+    }
 }
 
 /// The fixed facts of the position searched from.
@@ -205,19 +366,43 @@ impl Search {
         budget: Budget,
         stop: &AtomicBool,
     ) -> SearchResult {
+        self.search(game, color, budget.bounded(), stop, None)
+    }
+
+    /// Like [`Search::run`], but `watch` sees the search about every [`TICK`] from the
+    /// calling thread (to stream analysis, to stop on new input) and ends it by returning
+    /// `false`. A budget without limits runs until `watch` ends it (pondering, analysis).
+    pub fn run_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        watch: Watch<'_>,
+    ) -> SearchResult {
+        self.search(game, color, budget, &AtomicBool::new(false), Some(watch))
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        stop: &AtomicBool,
+        watch: Option<Watch<'_>>,
+    ) -> SearchResult {
         let started = Instant::now();
-        let budget = budget.bounded();
         let root = root_of(game, color);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         expand_root(&tree, game, &root, &self.config);
+        let scores = RootScores::new(&tree);
 
         let playouts = AtomicU64::new(0);
         let finished = AtomicBool::new(false);
         let threads = self.config.threads.max(1);
         std::thread::scope(|scope| {
             for t in 0..threads {
-                let (tree, root, config) = (&tree, &root, &self.config);
+                let (tree, root, config, scores) = (&tree, &root, &self.config, &scores);
                 let (playouts, finished) = (&playouts, &finished);
                 let seed = self.seed ^ (t as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
                 scope.spawn(move || {
@@ -230,9 +415,25 @@ impl Search {
                         playouts,
                     };
                     while limits.another(tree, t == 0) {
-                        simulate(tree, root, config, &mut scratch);
+                        simulate(tree, root, config, scores, &mut scratch);
                     }
                 });
+            }
+            if let Some(watch) = watch {
+                let progress = Progress {
+                    tree: &tree,
+                    scores: &scores,
+                    game,
+                    color,
+                    playouts: &playouts,
+                    started,
+                };
+                while !finished.load(Relaxed) && !stop.load(Relaxed) {
+                    std::thread::sleep(TICK);
+                    if !watch(&progress) {
+                        finished.store(true, Relaxed);
+                    }
+                }
             }
         });
 
@@ -471,7 +672,7 @@ impl Scratch {
 }
 
 /// One simulation: descend, expand, play out, back up.
-fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, s: &mut Scratch) {
+fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores, s: &mut Scratch) {
     s.board.copy_from(&root.board);
     s.path.clear();
     s.starts.clear();
@@ -530,6 +731,9 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, s: &mut Scratch) {
         )
     };
     let margin = f64::from(lead) - root.komi;
+    if let Some(&child) = s.path.get(1) {
+        scores.add(child, margin);
+    }
     let black = match margin.partial_cmp(&0.0) {
         Some(std::cmp::Ordering::Greater) => 2,
         Some(std::cmp::Ordering::Less) => 0,
@@ -646,20 +850,28 @@ fn summarize(
 
 /// The most simulated line from the root.
 fn principal_variation(tree: &Tree) -> Vec<Move> {
-    let mut pv = Vec::new();
-    let mut index = ROOT;
+    let mut pv = line_from(tree, ROOT);
+    pv.remove(0);
+    pv
+}
+
+/// The move of node `start` followed by the most simulated line below it (at most 30
+/// moves in all).
+fn line_from(tree: &Tree, start: u32) -> Vec<Move> {
+    let mut line = vec![tree.node(start).mv()];
+    let mut index = start;
     while let Some(child) = tree
         .node(index)
         .children()
         .max_by_key(|&c| tree.node(c).stats().playouts())
     {
-        if tree.node(child).stats().playouts() == 0 || pv.len() >= 30 {
+        if tree.node(child).stats().playouts() == 0 || line.len() > 30 {
             break;
         }
-        pv.push(tree.node(child).mv());
+        line.push(tree.node(child).mv());
         index = child;
     }
-    pv
+    line
 }
 
 /// Points of the board a move names, for tests and logs.

@@ -1,7 +1,7 @@
 //! The search as a [`Player`]: the strength levels as documented sets of search settings,
 //! the budget of each move, and the decisions around the search (pass, resign).
 
-use super::{Budget, Search, SearchConfig, SearchResult};
+use super::{Budget, Search, SearchConfig, SearchResult, Watch};
 use crate::clock::Clock;
 use crate::coord::{Color, Move};
 use crate::game::Game;
@@ -280,16 +280,42 @@ impl Player for MctsPlayer {
         self.change_level(level);
     }
 
-    fn choose(&mut self, game: &Game, color: Color, mode: Mode, clock: &Clock) -> Choice {
+    /// Analysis and pondering search with every thread whatever the level: the user is
+    /// studying, or the time is the opponent's.
+    fn analyze(&mut self, game: &Game, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
+        self.search.set_config(SearchConfig {
+            threads: self.threads.max(1),
+            ..self.settings.search
+        });
+        let result = self
+            .search
+            .run_watched(game, color, Budget::default(), watch);
+        self.last = Some(result.clone());
+        Some(result)
+    }
+
+    fn ponders(&self) -> bool {
+        self.overrides.playouts.is_none()
+            && (self.settings.timed || self.overrides.seconds.is_some())
+    }
+
+    fn choose_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        mode: Mode,
+        clock: &Clock,
+        watch: Watch<'_>,
+    ) -> Choice {
         if mode != Mode::Cleanup && passing_wins(game, color) {
             return Choice::Move(Move::Pass);
         }
-        let stop = AtomicBool::new(false);
         let result = if mode == Mode::Regression {
             self.regression_search(game, color)
         } else {
-            self.search
-                .run(game, color, self.budget(game, color, clock), &stop)
+            self.search.set_config(self.settings.search);
+            let budget = self.budget(game, color, clock).bounded();
+            self.search.run_watched(game, color, budget, watch)
         };
         log::info!(
             "{} playouts in {:.2?} ({:.0}/s): best {} at {:.1}%",

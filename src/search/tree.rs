@@ -34,6 +34,9 @@ pub struct Node {
     amaf_wins: AtomicU32,
     /// Visits that came from priors, not from simulations (subtracted when reporting).
     prior_visits: AtomicU32,
+    /// Half-point wins that came from priors (kept apart for analysis output; fits in the
+    /// node's padding).
+    prior_wins: AtomicU16,
     /// Index of the first child (0: not expanded yet).
     first_child: AtomicU32,
     child_count: AtomicU16,
@@ -54,6 +57,8 @@ pub struct Stats {
     pub amaf_visits: u32,
     pub amaf_wins: f64,
     pub prior_visits: u32,
+    /// Wins (in games) the priors gave.
+    pub prior_wins: f64,
 }
 
 impl Stats {
@@ -105,6 +110,7 @@ impl Node {
             amaf_visits: self.amaf_visits.load(Relaxed),
             amaf_wins: f64::from(self.amaf_wins.load(Relaxed)) / 2.0,
             prior_visits: self.prior_visits.load(Relaxed),
+            prior_wins: f64::from(self.prior_wins.load(Relaxed)) / 2.0,
         }
     }
 
@@ -162,6 +168,8 @@ impl Node {
         self.visits.store(games, Relaxed);
         self.wins.store(wins, Relaxed);
         self.prior_visits.store(games, Relaxed);
+        self.prior_wins
+            .store(wins.min(u32::from(u16::MAX)) as u16, Relaxed);
         self.amaf_visits.store(0, Relaxed);
         self.amaf_wins.store(0, Relaxed);
         self.child_count.store(0, Relaxed);
@@ -175,6 +183,8 @@ impl Node {
         self.wins.store(other.wins.load(Relaxed), Relaxed);
         self.prior_visits
             .store(other.prior_visits.load(Relaxed), Relaxed);
+        self.prior_wins
+            .store(other.prior_wins.load(Relaxed), Relaxed);
         self.amaf_visits
             .store(other.amaf_visits.load(Relaxed), Relaxed);
         self.amaf_wins.store(other.amaf_wins.load(Relaxed), Relaxed);
@@ -341,6 +351,11 @@ mod tests {
             tree.child_with_move(ROOT, Move::Play(Point(14))),
             Some(kids[2])
         );
+    }
+
+    #[test]
+    fn nodes_stay_32_bytes() {
+        assert_eq!(std::mem::size_of::<Node>(), 32);
     }
 
     #[test]

@@ -1,0 +1,304 @@
+//! The analysis streams, pondering and GoGui's interrupt, through a real `hoshi` process:
+//! what Sabaki and Lizzie read (`lz-analyze`, `kata-analyze`, `*-genmove_analyze`), parsed
+//! back the way Sabaki's parser does, and the promise that reading stdin while thinking
+//! never loses or reorders a command.
+//!
+//! Time limits below only catch a hang (an engine that would think for 1,000 s a move
+//! answers at once only if the interrupt or the new input stopped it); they are far above
+//! any real answer time.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+/// Long enough that only a stuck engine misses it.
+const HANG: Duration = Duration::from_secs(60);
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let dir = std::env::temp_dir();
+        let mut child = common::spawn_hoshi(args, &dir);
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.stdin.write_all(text.as_bytes()).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn line(&self) -> String {
+        self.lines
+            .recv_timeout(HANG)
+            .expect("the engine answers (it hung or died)")
+    }
+
+    /// The lines of one whole answer, up to (not including) its empty line.
+    fn answer(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            if line.is_empty() {
+                return lines;
+            }
+            lines.push(line);
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One `info` of a line, read as Sabaki reads it: the principal variation is the tail of
+/// vertices after `pv`, the rest key/value pairs.
+#[derive(Debug)]
+struct Info {
+    pairs: Vec<(String, String)>,
+    pv: Vec<String>,
+}
+
+impl Info {
+    fn get(&self, key: &str) -> &str {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("no {key} in {self:?}"))
+    }
+
+    fn number(&self, key: &str) -> f64 {
+        self.get(key)
+            .parse()
+            .unwrap_or_else(|_| panic!("{key} is not a number in {self:?}"))
+    }
+}
+
+fn is_move(token: &str) -> bool {
+    token.eq_ignore_ascii_case("pass")
+        || (token.len() >= 2
+            && token.as_bytes()[0].is_ascii_alphabetic()
+            && token[1..].bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Splits an analysis line into its infos (and KataGo's ownership values, if any).
+fn parse_line(line: &str) -> (Vec<Info>, Vec<f64>) {
+    let (infos_text, ownership) = match line.split_once(" ownership ") {
+        Some((infos, values)) => (
+            infos,
+            values
+                .split_whitespace()
+                .map(|v| v.parse().expect("ownership value"))
+                .collect(),
+        ),
+        None => (line, Vec::new()),
+    };
+    let infos = infos_text
+        .split("info ")
+        .filter(|chunk| !chunk.trim().is_empty())
+        .map(|chunk| {
+            let tokens: Vec<&str> = chunk.split_whitespace().collect();
+            let pv_at = tokens
+                .iter()
+                .position(|&t| t == "pv")
+                .expect("every info has a pv");
+            let pv: Vec<String> = tokens[pv_at + 1..].iter().map(|t| t.to_string()).collect();
+            assert!(pv.iter().all(|t| is_move(t)), "pv is the tail: {chunk}");
+            let head = &tokens[..pv_at];
+            assert_eq!(head.len() % 2, 0, "key/value pairs: {chunk}");
+            Info {
+                pairs: head
+                    .chunks(2)
+                    .map(|kv| (kv[0].to_string(), kv[1].to_string()))
+                    .collect(),
+                pv,
+            }
+        })
+        .collect();
+    (infos, ownership)
+}
+
+/// Checks what every analysis line must be: ordered infos of legal moves, each pv starting
+/// with its move, visits decreasing.
+fn check_infos(infos: &[Info], occupied: &[&str], winrate_max: f64) {
+    assert!(!infos.is_empty());
+    let mut last_visits = f64::INFINITY;
+    for (k, info) in infos.iter().enumerate() {
+        assert_eq!(info.number("order"), k as f64);
+        let mv = info.get("move");
+        assert!(is_move(mv), "{mv}");
+        assert!(
+            !occupied.iter().any(|o| o.eq_ignore_ascii_case(mv)),
+            "{mv} is occupied"
+        );
+        assert_eq!(info.pv[0], mv, "the pv starts with the move");
+        let visits = info.number("visits");
+        assert!(visits >= 1.0 && visits <= last_visits, "{infos:?}");
+        last_visits = visits;
+        for key in ["winrate", "prior", "lcb"] {
+            let x = info.number(key);
+            assert!((0.0..=winrate_max).contains(&x), "{key} {x}");
+        }
+        assert!(info.number("lcb") <= info.number("winrate"));
+    }
+}
+
+#[test]
+fn lz_analyze_streams_until_input_and_loses_no_command() {
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1"]);
+    engine.send("1 play b e5\n2 play w c3\n3 lz-analyze b 5\n");
+    assert_eq!(engine.answer(), ["=1"]);
+    assert_eq!(engine.answer(), ["=2"]);
+    assert_eq!(engine.line(), "=3");
+    let mut lines = Vec::new();
+    while lines.len() < 3 {
+        lines.push(engine.line());
+    }
+    // Three commands at once: the first stops the stream, none is lost or reordered.
+    engine.send("4 name\n5 play b g7\n6 list_stones black\n");
+    loop {
+        let line = engine.line();
+        if line.is_empty() {
+            break;
+        }
+        lines.push(line);
+    }
+    assert_eq!(engine.answer(), ["=4 hoshi"]);
+    assert_eq!(engine.answer(), ["=5"]);
+    assert_eq!(engine.answer(), ["=6 E5 G7"]);
+    for line in &lines {
+        let (infos, ownership) = parse_line(line);
+        check_infos(&infos, &["E5", "C3"], 10_000.0);
+        assert!(ownership.is_empty());
+        for info in &infos {
+            for key in ["winrate", "prior", "lcb", "visits"] {
+                assert!(
+                    !info.get(key).contains('.'),
+                    "integers for Leela Zero: {line}"
+                );
+            }
+        }
+    }
+    let total =
+        |line: &String| -> f64 { parse_line(line).0.iter().map(|i| i.number("visits")).sum() };
+    assert!(
+        total(lines.last().unwrap()) > total(&lines[0]),
+        "the search goes on"
+    );
+}
+
+#[test]
+fn kata_analyze_gives_floats_and_score_leads() {
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1"]);
+    engine.send("play b e5\nkata-analyze w interval 5 maxmoves 4\n");
+    assert_eq!(engine.answer(), ["="]);
+    assert_eq!(engine.line(), "=");
+    let first = engine.line();
+    let second = engine.line();
+    engine.send("protocol_version\n");
+    while !engine.line().is_empty() {}
+    assert_eq!(engine.answer(), ["= 2"]);
+    for line in [first, second] {
+        let (infos, _) = parse_line(&line);
+        assert!(infos.len() <= 4, "maxmoves 4: {line}");
+        check_infos(&infos, &["E5"], 1.0);
+        for info in &infos {
+            let lead = info.number("scoreLead");
+            assert!(lead.abs() <= 81.0 + 7.5, "{lead}");
+            assert!(info.get("winrate").contains('.'));
+        }
+    }
+}
+
+#[test]
+fn genmove_analyze_streams_then_plays() {
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--playouts", "3000"]);
+    engine.send("7 lz-genmove_analyze b 1\n");
+    assert_eq!(engine.line(), "=7");
+    let mut infos = 0;
+    let played = loop {
+        let line = engine.line();
+        if let Some(mv) = line.strip_prefix("play ") {
+            break mv.to_string();
+        }
+        check_infos(&parse_line(&line).0, &[], 10_000.0);
+        infos += 1;
+    };
+    assert_eq!(engine.line(), "", "the answer ends after play");
+    assert!(infos >= 1, "some analysis came before the move");
+    engine.send("8 list_stones b\n9 kata-genmove_analyze w\n");
+    assert_eq!(engine.answer(), [format!("=8 {played}")]);
+    assert_eq!(engine.line(), "=9");
+    let mut answer = engine.answer();
+    let white = answer.pop().expect("a play line");
+    assert!(white.starts_with("play "), "{white}");
+    engine.send("10 list_stones w\n");
+    assert_eq!(engine.answer(), [format!("=10 {}", &white[5..])]);
+}
+
+#[test]
+fn bad_analysis_requests_are_refused_and_change_nothing() {
+    let mut engine = Engine::start(&["--size", "9"]);
+    engine.send("1 lz-analyze b -3\n2 kata-analyze b 10 ownership maybe\n3 lz-genmove_analyze x\n");
+    assert_eq!(engine.answer(), ["?1 syntax error"]);
+    assert_eq!(engine.answer(), ["?2 syntax error"]);
+    assert_eq!(engine.answer(), ["?3 syntax error"]);
+    engine.send("4 list_stones b\n");
+    assert_eq!(engine.answer(), ["=4"]);
+}
+
+#[test]
+fn gogui_interrupt_ends_a_long_genmove_with_a_move() {
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--time", "1000"]);
+    engine.send("1 genmove b\n# interrupt\n");
+    let answer = engine.answer();
+    assert_eq!(answer.len(), 1);
+    let mv = answer[0].strip_prefix("=1 ").expect("a move");
+    assert!(is_move(mv) && mv != "pass", "{mv}");
+    // An interrupt with nothing running is forgotten: the next command is not cut short
+    // by it (it has its own budget here).
+    engine.send("# interrupt\n2 reg_genmove w\n");
+    let answer = engine.answer();
+    assert!(answer[0].starts_with("=2 "), "{answer:?}");
+}
+
+#[test]
+fn pondering_stops_at_once_for_the_next_command() {
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--ponder", "--time", "0.2"]);
+    engine.send("1 genmove b\n");
+    let first = engine.answer();
+    assert!(first[0].starts_with("=1 "), "{first:?}");
+    // The engine now thinks on White's time, for as long as White takes.
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("2 name\n3 play w c3\n4 genmove b\n");
+    assert_eq!(engine.answer(), ["=2 hoshi"]);
+    assert_eq!(engine.answer(), ["=3"]);
+    let second = engine.answer();
+    assert!(second[0].starts_with("=4 "), "{second:?}");
+}
