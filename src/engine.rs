@@ -11,7 +11,7 @@ use crate::ownership::{self, Ownership, JUDGE_PLAYOUTS, JUDGE_SEED};
 use crate::player::{Choice, Level, Mode, Player, RandomPlayer};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
-use crate::search::player::{MctsPlayer, Overrides};
+use crate::search::player::{default_seconds, MctsPlayer, Overrides};
 use crate::search::{SearchResult, Watch};
 use crate::sgf::{self, SgfError};
 use crate::signals::Signals;
@@ -43,6 +43,9 @@ pub struct Settings {
     pub ponder: bool,
     /// Whether to play random sensible moves instead of searching (a benchmark baseline).
     pub random: bool,
+    /// Whether to draw the search on GoGui's board while thinking (`gogui-gfx:` lines on
+    /// stderr).
+    pub live_gfx: bool,
 }
 
 impl Default for Settings {
@@ -60,6 +63,7 @@ impl Default for Settings {
             resign_threshold: 0.1,
             ponder: false,
             random: false,
+            live_gfx: false,
         }
     }
 }
@@ -130,6 +134,25 @@ impl Engine {
         self.signals = signals;
     }
 
+    pub fn signals(&self) -> Arc<Signals> {
+        Arc::clone(&self.signals)
+    }
+
+    /// Changes settings during a session (GoGui's parameter dialog): the player is rebuilt
+    /// with them, at the same level; the game goes on.
+    pub fn reconfigure(&mut self, change: impl FnOnce(&mut Settings)) {
+        change(&mut self.settings);
+        self.player = player_for(&self.settings);
+    }
+
+    /// Seconds an analysis query thinks: what `--time` says, else a timed level's default
+    /// for the board size (playout budgets do not apply to open-ended analysis).
+    pub fn thinking_seconds(&self) -> f64 {
+        self.settings
+            .time_per_move
+            .unwrap_or_else(|| default_seconds(self.game.size()))
+    }
+
     pub fn game(&self) -> &Game {
         &self.game
     }
@@ -194,15 +217,18 @@ impl Engine {
     /// The player's move for `color`, played unless `mode` is a regression query. GoGui's
     /// interrupt ends the thinking early: the best move so far is played.
     pub fn genmove(&mut self, color: Color, mode: Mode) -> Choice {
-        let signals = Arc::clone(&self.signals);
-        self.genmove_watched(color, mode, &mut |_| !signals.interrupted())
+        self.genmove_watched(color, mode, &mut |_| true)
     }
 
-    /// [`Engine::genmove`] with a watcher of the search (analysis output while choosing).
+    /// [`Engine::genmove`] with a watcher of the search (analysis output while choosing);
+    /// GoGui's interrupt still ends it.
     pub fn genmove_watched(&mut self, color: Color, mode: Mode, watch: Watch<'_>) -> Choice {
-        let choice = self
-            .player
-            .choose_watched(&self.game, color, mode, &self.clock, watch);
+        let signals = Arc::clone(&self.signals);
+        let choice =
+            self.player
+                .choose_watched(&self.game, color, mode, &self.clock, &mut |progress| {
+                    watch(progress) && !signals.interrupted()
+                });
         if mode == Mode::Regression {
             return choice;
         }

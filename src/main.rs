@@ -76,6 +76,11 @@ struct Cli {
     #[arg(long)]
     ponder: bool,
 
+    /// Draw the search on GoGui's board while thinking (`gogui-gfx:` lines on stderr; also
+    /// a parameter in GoGui's analyze menu).
+    #[arg(long)]
+    live_gfx: bool,
+
     /// Play random moves that do not fill their own eyes instead of searching: a baseline
     /// opponent for benchmarks (`hoshi match`).
     #[arg(long)]
@@ -122,6 +127,7 @@ impl Cli {
             resign_threshold: self.resign_threshold,
             ponder: self.ponder,
             random: self.random,
+            live_gfx: self.live_gfx,
         }
     }
 }

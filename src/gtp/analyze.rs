@@ -226,7 +226,7 @@ fn ten_thousandths(x: f64) -> i64 {
 }
 
 /// A move as GTP names it on a board of `size` lines.
-fn move_text(mv: Move, size: usize) -> String {
+pub(super) fn move_text(mv: Move, size: usize) -> String {
     match mv {
         Move::Pass => "pass".into(),
         Move::Play(p) => crate::coord::Geometry::new(size)
@@ -271,7 +271,7 @@ fn parse(dialect: Dialect, to_move: Color, words: &[String]) -> Result<Request, 
                 1
             }
             "ownership" => {
-                request.ownership = boolean(&take(1)?[0])?;
+                request.ownership = args::boolean(&take(1)?[0])?;
                 1
             }
             "maxmoves" => {
@@ -298,14 +298,6 @@ fn parse(dialect: Dialect, to_move: Color, words: &[String]) -> Result<Request, 
 fn centiseconds(text: &str) -> Result<Duration, Failure> {
     let n = args::int(text)?;
     Ok(Duration::from_millis(10 * n as u64))
-}
-
-fn boolean(text: &str) -> Result<bool, Failure> {
-    match text.to_ascii_lowercase().as_str() {
-        "true" | "1" => Ok(true),
-        "false" | "0" => Ok(false),
-        _ => Err(Failure::Syntax),
-    }
 }
 
 #[cfg(test)]

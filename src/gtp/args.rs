@@ -48,6 +48,15 @@ pub fn duration(text: &str) -> Result<f64, Failure> {
     })
 }
 
+/// A yes/no: GoGui's `[bool]` sends 0 or 1, KataGo's options say true or false.
+pub fn boolean(text: &str) -> Result<bool, Failure> {
+    match text.to_ascii_lowercase().as_str() {
+        "1" | "true" | "on" => Ok(true),
+        "0" | "false" | "off" => Ok(false),
+        _ => Err(Failure::Syntax),
+    }
+}
+
 pub fn color(text: &str) -> Result<Color, Failure> {
     Color::parse(text).ok_or(Failure::Syntax)
 }

@@ -4,6 +4,7 @@
 //! and writes the answer; on failure nothing in the engine has changed.
 
 use super::args;
+use super::gogui;
 use super::Command;
 use crate::board::Illegal;
 use crate::clock::TimeControl;
@@ -105,6 +106,10 @@ pub const COMMANDS: &[(&str, Handler)] = &[
     ("hoshi-level", hoshi_level),
     ("hoshi-param", hoshi_param),
     ("hoshi-ownership", hoshi_ownership),
+    ("hoshi-best_moves", gogui::best_moves),
+    ("hoshi-pv", gogui::principal_variation),
+    ("hoshi-ownership_gfx", gogui::ownership_gfx),
+    ("hoshi-legal_moves", gogui::legal_moves),
 ];
 
 /// Runs `command`; command names are matched in any case.
@@ -171,7 +176,12 @@ fn play(engine: &mut Engine, args: &[String]) -> Reply {
 fn genmove(engine: &mut Engine, args: &[String], mode: Mode) -> Reply {
     let [c] = args::exactly(args)?;
     let color = args::color(c)?;
-    Ok(match engine.genmove(color, mode) {
+    let choice = if engine.settings().live_gfx && mode != Mode::Regression {
+        super::gogui::genmove_with_live_gfx(engine, color, mode)
+    } else {
+        engine.genmove(color, mode)
+    };
+    Ok(match choice {
         Choice::Resign => "resign".to_string(),
         Choice::Move(mv) => move_name(engine, mv),
     })
@@ -423,37 +433,70 @@ fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
 }
 
 /// GoGui's parameter dialog: without arguments, one `[type] key value` line per parameter;
-/// with `key value`, sets it.
+/// with `key value`, sets it. Playouts and time 0 mean the level's own budget.
 fn hoshi_param(engine: &mut Engine, args: &[String]) -> Reply {
     match args {
-        [] => Ok(format!(
-            "[list/beginner/intermediate/expert] level {}\n[list/{}] rules {}",
-            engine.settings().level,
-            Ruleset::PRESETS.map(|r| r.name).join("/"),
-            engine.game().rules()
-        )),
-        [key, value] if key == "level" => hoshi_level(engine, std::slice::from_ref(value)),
-        [key, value] if key == "rules" => set_rules(engine, value),
+        [] => Ok(parameters(engine)),
+        [key, value] => set_parameter(engine, key, value),
         _ => Err(Failure::Syntax),
     }
 }
 
+fn parameters(engine: &Engine) -> String {
+    let s = engine.settings();
+    let flag = |on: bool| u8::from(on);
+    [
+        format!("[list/beginner/intermediate/expert] level {}", s.level),
+        format!(
+            "[list/{}] rules {}",
+            Ruleset::PRESETS.map(|r| r.name).join("/"),
+            engine.game().rules()
+        ),
+        format!("[string] playouts {}", s.playouts.unwrap_or(0)),
+        format!("[string] time {}", s.time_per_move.unwrap_or(0.0)),
+        format!("[string] threads {}", s.threads),
+        format!("[bool] ponder {}", flag(s.ponder)),
+        format!("[bool] live_gfx {}", flag(s.live_gfx)),
+    ]
+    .join("\n")
+}
+
+fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
+    match key {
+        "level" => return hoshi_level(engine, &[value.to_string()]),
+        "rules" => return set_rules(engine, value),
+        "playouts" => {
+            let n = args::int(value)? as u64;
+            engine.reconfigure(|s| s.playouts = (n > 0).then_some(n));
+        }
+        "time" => {
+            let t = args::duration(value)?;
+            engine.reconfigure(|s| s.time_per_move = (t > 0.0).then_some(t));
+        }
+        "threads" => {
+            let n = args::int(value)?.clamp(1, MAX_THREADS);
+            engine.reconfigure(|s| s.threads = n);
+        }
+        "ponder" => {
+            let on = args::boolean(value)?;
+            engine.reconfigure(|s| s.ponder = on);
+        }
+        "live_gfx" => {
+            let on = args::boolean(value)?;
+            engine.reconfigure(|s| s.live_gfx = on);
+        }
+        _ => return Err(Failure::Syntax),
+    }
+    Ok(String::new())
+}
+
+/// More search threads than any machine hoshi runs on has cores.
+const MAX_THREADS: usize = 256;
+
 /// GoGui's analyze menu: `type/label/command` per line.
 fn gogui_analyze_commands(_: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
-    Ok([
-        "dboard/Ownership/hoshi-ownership",
-        "plist/Dead Stones/final_status_list dead",
-        "plist/Seki Stones/final_status_list seki",
-        "string/Final Score/final_score",
-        "string/Estimated Score/estimate_score",
-        "plist/Legal Moves/all_legal %m",
-        "param/Parameters/hoshi-param",
-        "string/Rules/hoshi-rules",
-        "none/Set Rules/hoshi-rules %s",
-        "none/Save SGF/printsgf %w",
-    ]
-    .join("\n"))
+    Ok(gogui::MENU.join("\n"))
 }
 
 /// `gogui-play_sequence b D4 w Q16 ...`: all the moves, or none if one is refused.

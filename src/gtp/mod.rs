@@ -14,6 +14,7 @@
 mod analyze;
 mod args;
 pub mod commands;
+mod gogui;
 mod input;
 
 use crate::engine::Engine;

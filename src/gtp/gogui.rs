@@ -1,0 +1,225 @@
+//! What hoshi shows in GoGui: the analyze commands (a menu of queries whose answers GoGui
+//! draws on the board) and the live graphics written to stderr while the engine thinks.
+//!
+//! GoGui's graphics language (`gfx`) is one directive per line: `LABEL D4 52 Q16 48` writes
+//! text on points, `INFLUENCE D4 0.8 Q16 -0.5` shades points from Black (+1) to White (-1),
+//! `COLOR green D4 E5` colours them, `VAR b D4 w Q16` shows a numbered variation, `TEXT ...`
+//! goes to the status bar. Live graphics are the same directives on stderr, each line
+//! prefixed with `gogui-gfx:`, and `gogui-gfx: CLEAR` before the answer.
+
+use super::analyze::move_text;
+use super::{args, Failure};
+use crate::board::Illegal;
+use crate::coord::{Color, Geometry, Move, Vertex};
+use crate::engine::Engine;
+use crate::player::{Choice, Mode};
+use crate::search::{MoveInfo, Progress};
+use std::fmt::Write as _;
+use std::time::Duration;
+
+type Reply = Result<String, Failure>;
+
+/// Candidate moves labelled on the board, at most.
+const LABELLED_MOVES: usize = 12;
+
+/// Time between two live pictures while thinking.
+const LIVE_INTERVAL: Duration = Duration::from_millis(500);
+
+/// The analyze menu: `type/label/command` per line (GoGui fills `%m` with the colour to
+/// move, `%s` with a string it asks for, `%w` with a file to write).
+pub const MENU: &[&str] = &[
+    "gfx/Best Moves/hoshi-best_moves %m",
+    "var/Principal Variation/hoshi-pv %m",
+    "gfx/Ownership/hoshi-ownership_gfx",
+    "dboard/Ownership Board/hoshi-ownership",
+    "plist/Dead Stones/final_status_list dead",
+    "plist/Seki Stones/final_status_list seki",
+    "string/Final Score/final_score",
+    "string/Estimated Score/estimate_score",
+    "gfx/Legal Moves/hoshi-legal_moves %m",
+    "param/Parameters/hoshi-param",
+    "string/Rules/hoshi-rules",
+    "none/Set Rules/hoshi-rules %s",
+    "none/Save SGF/printsgf %w",
+];
+
+/// `hoshi-best_moves <colour>`: a search for `colour`, then its candidates labelled with
+/// their win rates (percent), the best line as a variation and a summary in the status bar.
+pub fn best_moves(engine: &mut Engine, args: &[String]) -> Reply {
+    let color = colour_argument(engine, args)?;
+    let (moves, playouts) = study(engine, color);
+    Ok(picture(&moves, playouts, color, engine.game().size()).join("\n"))
+}
+
+/// `hoshi-pv <colour>`: the principal variation as GoGui's `var` type wants it, moves
+/// without colours, alternating from `colour`.
+pub fn principal_variation(engine: &mut Engine, args: &[String]) -> Reply {
+    let color = colour_argument(engine, args)?;
+    let (moves, _) = study(engine, color);
+    let size = engine.game().size();
+    let line = moves.first().map(|best| best.pv.as_slice()).unwrap_or(&[]);
+    Ok(line
+        .iter()
+        .map(|&mv| move_text(mv, size))
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+/// `hoshi-ownership_gfx`: who owns each point, as shading from Black (+1) to White (-1).
+pub fn ownership_gfx(engine: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    let ownership = engine.ownership();
+    let g = engine.game().board().geometry();
+    let mut text = String::from("INFLUENCE");
+    for v in vertices(g) {
+        let value = ownership.value(g.point(v));
+        if value.abs() >= 0.05 {
+            let _ = write!(text, " {v} {value:.2}");
+        }
+    }
+    Ok(text)
+}
+
+/// `hoshi-legal_moves <colour>`: the legal points in green, and on every empty point where
+/// `colour` may not play, the reason (ko, superko, suicide).
+pub fn legal_moves(engine: &mut Engine, args: &[String]) -> Reply {
+    let color = colour_argument(engine, args)?;
+    let game = engine.game();
+    let g = game.board().geometry();
+    let mut legal = Vec::new();
+    let mut labels = Vec::new();
+    for v in vertices(g) {
+        let p = g.point(v);
+        match game.check(color, Move::Play(p)) {
+            Ok(()) => legal.push(v.to_string()),
+            Err(Illegal::Occupied | Illegal::OffBoard) => {}
+            Err(why) => labels.push(format!("{v} {}", reason_label(why))),
+        }
+    }
+    let mut lines = Vec::new();
+    if !legal.is_empty() {
+        lines.push(format!("COLOR green {}", legal.join(" ")));
+    }
+    if !labels.is_empty() {
+        lines.push(format!("LABEL {}", labels.join(" ")));
+    }
+    lines.push(format!(
+        "TEXT {} legal moves for {}, {} forbidden empty points",
+        legal.len(),
+        color_name(color),
+        labels.len()
+    ));
+    Ok(lines.join("\n"))
+}
+
+/// A short label GoGui can fit on a point.
+fn reason_label(why: Illegal) -> &'static str {
+    match why {
+        Illegal::Ko => "ko",
+        Illegal::Superko => "superko",
+        Illegal::Suicide => "suicide",
+        Illegal::Occupied => "occupied",
+        Illegal::OffBoard => "off",
+    }
+}
+
+/// `genmove` with live graphics on stderr: the candidates every half second, then CLEAR.
+pub fn genmove_with_live_gfx(engine: &mut Engine, color: Color, mode: Mode) -> Choice {
+    let size = engine.game().size();
+    let mut next = LIVE_INTERVAL;
+    let choice = engine.genmove_watched(color, mode, &mut |progress: &Progress<'_>| {
+        if progress.elapsed() >= next {
+            next = progress.elapsed() + LIVE_INTERVAL;
+            let moves = progress.moves();
+            let block: String = picture(&moves, progress.playouts(), color, size)
+                .iter()
+                .map(|line| format!("gogui-gfx: {line}\n"))
+                .collect();
+            // A block of directives is drawn at once; it ends with an empty line.
+            eprint!("gogui-gfx:\n{block}\n");
+        }
+        true
+    });
+    eprintln!("gogui-gfx: CLEAR");
+    choice
+}
+
+/// Searches for `color` as long as a move would take, stopping early on GoGui's interrupt;
+/// the candidates found and the playouts spent.
+fn study(engine: &mut Engine, color: Color) -> (Vec<MoveInfo>, u64) {
+    let seconds = engine.thinking_seconds();
+    let limit = Duration::from_secs_f64(seconds);
+    let mut moves = Vec::new();
+    let mut playouts = 0;
+    let signals = engine.signals();
+    engine.analyze(color, &mut |progress| {
+        moves = progress.moves();
+        playouts = progress.playouts();
+        progress.elapsed() < limit && !signals.interrupted()
+    });
+    (moves, playouts)
+}
+
+/// The gfx directives showing a search: labels, the best line, a status text.
+fn picture(moves: &[MoveInfo], playouts: u64, color: Color, size: usize) -> Vec<String> {
+    let mut lines = vec!["CLEAR".to_string()];
+    let labelled: Vec<String> = moves
+        .iter()
+        .filter(|m| m.mv != Move::Pass)
+        .take(LABELLED_MOVES)
+        .map(|m| {
+            format!(
+                "{} {}",
+                move_text(m.mv, size),
+                (100.0 * m.winrate).round() as i64
+            )
+        })
+        .collect();
+    if !labelled.is_empty() {
+        lines.push(format!("LABEL {}", labelled.join(" ")));
+    }
+    if let Some(best) = moves.first() {
+        let mut var = String::from("VAR");
+        let mut mover = color;
+        for &mv in &best.pv {
+            let _ = write!(var, " {} {}", color_letter(mover), move_text(mv, size));
+            mover = mover.opponent();
+        }
+        lines.push(var);
+        lines.push(format!(
+            "TEXT {} {} {:.1}% ({} playouts), lead {:+.1}",
+            color_name(color),
+            move_text(best.mv, size),
+            100.0 * best.winrate,
+            playouts,
+            best.score_lead
+        ));
+    }
+    lines
+}
+
+fn colour_argument(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
+    match args::optional(args)? {
+        Some(text) => args::color(text),
+        None => Ok(engine.game().to_move()),
+    }
+}
+
+fn vertices(g: Geometry) -> impl Iterator<Item = Vertex> {
+    let size = g.size();
+    (0..size).flat_map(move |row| (0..size).map(move |col| Vertex::new(col, row)))
+}
+
+fn color_letter(color: Color) -> char {
+    match color {
+        Color::Black => 'b',
+        Color::White => 'w',
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
