@@ -21,7 +21,7 @@ hoshi-level beginner expert
 #! [syntax error]
 
 10 hoshi-param
-#? [\[list/beginner/intermediate/expert\] level intermediate\n\[list/french/chinese/japanese/aga/new-zealand/tromp-taylor/cgos\] rules french]
+#? [\[list/beginner/intermediate/expert\] level intermediate\n\[list/french/chinese/japanese/aga/new-zealand/tromp-taylor/cgos\] rules french\n.*]
 
 11 hoshi-param level expert
 12 hoshi-level
