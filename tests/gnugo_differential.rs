@@ -32,6 +32,8 @@
 //! Without GNU Go (PATH `gnugo`, else `/usr/games/gnugo`) the tests print `SKIPPED` to stderr
 //! and pass. `HOSHI_GNUGO_SCALE=N` multiplies the number of games (a longer soak).
 
+mod common;
+
 use hoshi::board::{Board, Illegal};
 use hoshi::coord::{Color, Move, Point};
 use hoshi::game::Game;
@@ -40,10 +42,10 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long GNU Go may take to answer one command before the test gives up on it (its
@@ -87,15 +89,7 @@ impl Gnugo {
             .unwrap_or_else(|e| panic!("cannot start {} --mode gtp: {e}", path.display()));
         let stdin = child.stdin.take().expect("gnugo stdin is piped");
         let stdout = child.stdout.take().expect("gnugo stdout is piped");
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = common::lines_of(stdout);
         Gnugo {
             child,
             stdin: Some(stdin),

@@ -102,3 +102,20 @@ pub fn spawn_hoshi(args: &[&str], dir: &std::path::Path) -> std::process::Child 
         .spawn()
         .expect("start hoshi")
 }
+
+/// The lines a child process writes on `stdout`, read by a thread of their own so that a
+/// test can wait for them with a time-out (a hung engine fails the test instead of hanging
+/// it).
+pub fn lines_of(stdout: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
