@@ -16,6 +16,7 @@ pub mod patterns;
 pub mod player;
 pub mod policy;
 pub mod priors;
+mod tally;
 pub mod tree;
 
 use crate::board::Board;
@@ -28,6 +29,8 @@ use priors::Priors;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use tally::Tally;
 use std::time::{Duration, Instant};
 use tree::{NewChild, Tree, ROOT};
 
@@ -111,6 +114,15 @@ pub struct SearchResult {
     pub elapsed: Duration,
     pub tree_nodes: usize,
     pub tree_memory: usize,
+    /// For each vertex, the share of this search's playouts that ended with Black owning it
+    /// minus the share with White owning it (area ownership as the count sees it: a stone,
+    /// or an empty point touching one colour only), in [-1, 1]. Row-major from the bottom:
+    /// index = row * size + column, row 0 = the bottom row (GTP row 1), column 0 = column A.
+    /// All zero when no playout ran.
+    pub ownership: Vec<f32>,
+    /// Black's expected final margin over this search's playouts, komi and the handicap
+    /// bonus included (positive: Black ahead); 0 when no playout ran.
+    pub score_lead: f64,
 }
 
 /// The fixed facts of the position searched from.
@@ -168,6 +180,8 @@ struct Scratch {
     moves: MoveRecord,
     /// AMAF sweep: colour of the first stone seen on each point (0 none, 1 black, 2 white).
     first: Box<[u8; SLOTS]>,
+    /// This thread's ownership and score sums.
+    tally: Tally,
 }
 
 impl Search {
@@ -214,11 +228,12 @@ impl Search {
 
         let playouts = AtomicU64::new(0);
         let finished = AtomicBool::new(false);
+        let tally = Mutex::new(Tally::new(root.board.geometry()));
         let threads = self.config.threads.max(1);
         std::thread::scope(|scope| {
             for t in 0..threads {
                 let (tree, root, config) = (&tree, &root, &self.config);
-                let (playouts, finished) = (&playouts, &finished);
+                let (playouts, finished, tally) = (&playouts, &finished, &tally);
                 let seed = self.seed ^ (t as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
                 scope.spawn(move || {
                     let mut scratch = Scratch::new(root, seed);
@@ -232,17 +247,19 @@ impl Search {
                     while limits.another(tree, t == 0) {
                         simulate(tree, root, config, &mut scratch);
                     }
+                    merge_tally(tally, &scratch.tally);
                 });
             }
         });
 
-        let result = summarize(
+        let mut result = summarize(
             &tree,
             game,
             color,
             playouts.load(Relaxed),
             started.elapsed(),
         );
+        add_tally(&mut result, tally);
         log::debug!(
             "search: {} playouts in {:.2?}, best {:?} at {:.1}%, {} nodes",
             result.playouts,
@@ -466,6 +483,7 @@ impl Scratch {
             starts: Vec::with_capacity(64),
             moves: Vec::with_capacity(4 * root.board.size() * root.board.size()),
             first: Box::new([0; SLOTS]),
+            tally: Tally::new(root.board.geometry()),
         }
     }
 }
@@ -530,6 +548,7 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, s: &mut Scratch) {
         )
     };
     let margin = f64::from(lead) - root.komi;
+    s.tally.record(&s.board, margin);
     let black = match margin.partial_cmp(&0.0) {
         Some(std::cmp::Ordering::Greater) => 2,
         Some(std::cmp::Ordering::Less) => 0,
@@ -641,7 +660,25 @@ fn summarize(
         elapsed,
         tree_nodes: tree.len(),
         tree_memory: tree.memory(),
+        ownership: Vec::new(),
+        score_lead: 0.0,
     }
+}
+
+/// Adds a finished thread's tally to the search's.
+fn merge_tally(total: &Mutex<Tally>, part: &Tally) {
+    // A poisoned lock means another thread panicked: its tally is lost, not this one.
+    let mut total = total.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    total.merge(part);
+}
+
+/// Fills the result's ownership and score lead from the merged tally.
+fn add_tally(result: &mut SearchResult, tally: Mutex<Tally>) {
+    let tally = tally
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    result.ownership = tally.ownership();
+    result.score_lead = tally.score_lead();
 }
 
 /// The most simulated line from the root.
