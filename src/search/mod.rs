@@ -24,7 +24,7 @@ use crate::coord::{Color, Move, SLOTS};
 use crate::game::Game;
 use crate::playout::area_lead;
 use crate::rules::Scoring;
-use policy::{MoveRecord, PolicyConfig};
+use policy::{Forbidden, MoveRecord, PolicyConfig};
 use priors::Priors;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -134,6 +134,8 @@ struct Root {
     passes: u32,
     /// Komi plus White's handicap bonus: what Black's area lead must exceed.
     komi: f64,
+    /// Where the playouts may not play (nowhere, except for the dead-stone judge).
+    forbidden: Forbidden,
 }
 
 /// A search that keeps its tree from one move to the next.
@@ -143,6 +145,7 @@ pub struct Search {
     /// The game the tree was built for: its moves and settings, to find the new root.
     tree_game: Option<TreeKey>,
     seed: u64,
+    forbidden: Forbidden,
 }
 
 #[derive(Clone, PartialEq)]
@@ -191,7 +194,16 @@ impl Search {
             tree: None,
             tree_game: None,
             seed,
+            forbidden: Forbidden::default(),
         }
+    }
+
+    /// Keeps the playouts (not the tree) off the given points: the dead-stone judge's
+    /// searches use it, see [`Forbidden`]. Drops the tree, whose statistics came from
+    /// other playouts.
+    pub fn set_forbidden(&mut self, forbidden: Forbidden) {
+        self.forbidden = forbidden;
+        self.forget();
     }
 
     pub fn config(&self) -> &SearchConfig {
@@ -221,7 +233,7 @@ impl Search {
     ) -> SearchResult {
         let started = Instant::now();
         let budget = budget.bounded();
-        let root = root_of(game, color);
+        let root = root_of(game, color, self.forbidden);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         expand_root(&tree, game, &root, &self.config);
@@ -313,7 +325,7 @@ fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey) -> Option<u32> {
     (expected == new.to_move).then_some(index)
 }
 
-fn root_of(game: &Game, color: Color) -> Root {
+fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
     let history = game.history();
     let nth_last = |k: usize| {
         history
@@ -333,6 +345,7 @@ fn root_of(game: &Game, color: Color) -> Root {
         second_last: nth_last(2),
         passes: game.passes(),
         komi: game.komi() + bonus,
+        forbidden,
     }
 }
 
@@ -543,6 +556,7 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, s: &mut Scratch) {
             color,
             last,
             &config.policy,
+            &root.forbidden,
             &mut s.rng,
             &mut s.moves,
         )
