@@ -261,3 +261,36 @@ fn real_13x13_expert_against_gnugo_won_by_half_a_point() {
         "W+0.5",
     );
 }
+
+/// GNU Go 3.8 level 1 against itself, 19x19, 295 moves, after two passes: ten dead
+/// stones in nine chains (K1, B2, D4, B7, C9, H11-J11, N14, Q15, R17), Black wins by 7.5.
+/// GNU Go 3.8 agrees.
+#[test]
+fn real_19x19_gnugo_against_itself() {
+    check(
+        &[
+            ". O . O O O O O X . X . . X X O . O .",
+            ". . O . O X O X . X . X . X O . O . .",
+            ". O . O X X X X X . X X X X O O X . .",
+            ". . O O X . . . . X O X O O O . O . O",
+            ". . . . O X X X X X O O O O . X O O .",
+            ". O O . O X O O O O O O X . O O O . O",
+            "O . O . O X X X O X O . O O X X X O O",
+            "O O O . O X . X X X X O O X X . X X O",
+            "O X X O O X . O O X X O O O X . . X O",
+            "X . X X O X X . . X O . . O O X X X O",
+            ". X O X O O X X X X O . O . O X O X X",
+            ". . . X O O O O O X O O X O O O O O X",
+            ". O . X X X X X X X O X X O O X X X X",
+            ". . . . . . . . . . X . X X X X . X .",
+            ". X X . X X . . . . . X O O X X X . X",
+            "X . X O X O X . . X X O O O O O X X O",
+            ". X X X O O O X X . . X O O O . O O O",
+            ". O X O O O . O X X X X X O . O . . .",
+            ". . X O O . O O X O . . X X O . . . .",
+        ],
+        "B2 B7 C9 D4 H11 J11 K1 N14 Q15 R17",
+        "",
+        "B+7.5",
+    );
+}
