@@ -294,3 +294,53 @@ fn real_19x19_gnugo_against_itself() {
         "B+7.5",
     );
 }
+
+/// `kgs-genmove_cleanup`: with White passing, Black takes the dead White stone B4 off the
+/// board in four moves (its four liberties: it never passes while it is there), leaves the
+/// living White wall and its own dead stone H7 alone, and passes once B4 is gone; the count
+/// stays the same (area scoring).
+#[test]
+fn cleanup_captures_every_dead_stone_then_passes() {
+    use hoshi::clock::Clock;
+    use hoshi::coord::Move;
+    use hoshi::player::{Choice, Level, Mode, Player};
+    use hoshi::search::player::{MctsPlayer, Overrides};
+
+    let rows = [
+        ". . . X O . . . .",
+        ". . . X O . . . .",
+        ". . . X O . . X .",
+        ". . . X O . . . .",
+        ". . . X O . . . .",
+        ". O . X O . . . .",
+        ". . . X O . . . .",
+        ". . . X O . . . .",
+        ". . . X O . . . .",
+    ];
+    let mut game = diagram(&rows, Ruleset::FRENCH, Color::White);
+    let before = game.score(&ownership::judge(&game)).result();
+    assert_eq!(before.to_string(), "W+16.5");
+    let overrides = Overrides {
+        playouts: Some(300),
+        ..Overrides::default()
+    };
+    let mut player = MctsPlayer::new(Level::Expert, 1, overrides, 7);
+    let mut black_moves = Vec::new();
+    for _ in 0..10 {
+        common::play(&mut game, Color::White, "pass");
+        match player.choose(&game, Color::Black, Mode::Cleanup, &Clock::default()) {
+            Choice::Move(Move::Pass) => break,
+            Choice::Move(mv) => {
+                game.play(Color::Black, mv).expect("a legal cleanup move");
+                black_moves.push(hoshi::search::move_name(game.board(), mv));
+            }
+            Choice::Resign => panic!("cleanup resigned"),
+        }
+    }
+    black_moves.sort();
+    assert_eq!(black_moves, ["A4", "B3", "B5", "C4"]);
+    assert_eq!(common::stones(&game, Color::White), "E1 E2 E3 E4 E5 E6 E7 E8 E9");
+    assert_eq!(game.prisoners(Color::Black), 1);
+    let after = game.score(&ownership::judge(&game)).result();
+    assert_eq!(after, before);
+}
