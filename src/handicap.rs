@@ -92,7 +92,11 @@ pub fn free(size: usize, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
             };
             // Among equals, the first in board order (from A1, row by row).
             let order = usize::from(c.row) * size + usize::from(c.col);
-            (spread.unwrap_or(usize::MAX), line_rank, std::cmp::Reverse(order))
+            (
+                spread.unwrap_or(usize::MAX),
+                line_rank,
+                std::cmp::Reverse(order),
+            )
         });
         match best {
             Some(c) => points.push(c),
@@ -202,14 +206,8 @@ mod tests {
             free_names(19, 17),
             format!("{stars} G7 N7 G13 N13 G3 N3 C7 R7")
         );
-        assert_eq!(
-            free_names(9, 13),
-            "C3 G7 C7 G3 C5 G5 E3 E7 E5 D4 F4 D6 F6"
-        );
-        assert_eq!(
-            free_names(13, 12),
-            "D4 K10 D10 K4 D7 K7 G4 G10 G7 C3 E3 H3"
-        );
+        assert_eq!(free_names(9, 13), "C3 G7 C7 G3 C5 G5 E3 E7 E5 D4 F4 D6 F6");
+        assert_eq!(free_names(13, 12), "D4 K10 D10 K4 D7 K7 G4 G10 G7 C3 E3 H3");
     }
 
     #[test]

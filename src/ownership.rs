@@ -20,9 +20,9 @@ use crate::playout::area_lead;
 use crate::score::Status;
 use crate::search::policy::Forbidden;
 use crate::search::{Budget, Search, SearchConfig};
-use std::sync::atomic::AtomicBool;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::sync::atomic::AtomicBool;
 
 /// Playouts used to judge life and death: enough for the verdict on a finished game not to
 /// depend on the seed, few enough to answer at once (about 15 ms on 19x19).
@@ -224,7 +224,11 @@ pub fn judge(game: &Game) -> Status {
         let v = g.vertex(p);
         let i = v.row as usize * g.size() + v.col as usize;
         let sum: f32 = searches.iter().filter_map(|s| s.get(i)).sum();
-        log::trace!("{}: {:?}", g.name(p), searches.iter().map(|s| s.get(i)).collect::<Vec<_>>());
+        log::trace!(
+            "{}: {:?}",
+            g.name(p),
+            searches.iter().map(|s| s.get(i)).collect::<Vec<_>>()
+        );
         f64::from(sum) / 2.0
     };
     chain_verdicts(board, value)
@@ -279,7 +283,11 @@ fn chain_verdicts(board: &Board, value: impl Fn(Point) -> f64) -> Status {
     let liberties = seki_liberties(board);
     let mut sure = PointSet::new();
     for &(p, _) in liberties.iter().filter(|&&(_, is_sure)| is_sure) {
-        for n in g.neighbours(p).into_iter().filter(|&n| board.cell(n).is_stone()) {
+        for n in g
+            .neighbours(p)
+            .into_iter()
+            .filter(|&n| board.cell(n).is_stone())
+        {
             insert_chain(board, n, &mut sure);
         }
     }
@@ -299,7 +307,10 @@ fn chain_verdicts(board: &Board, value: impl Fn(Point) -> f64) -> Status {
         }
     }
     for (p, is_sure) in liberties {
-        let chains = g.neighbours(p).into_iter().filter(|&n| board.cell(n).is_stone());
+        let chains = g
+            .neighbours(p)
+            .into_iter()
+            .filter(|&n| board.cell(n).is_stone());
         if is_sure || chains.clone().all(|n| !status.dead.contains(n)) {
             chains.for_each(|n| insert_chain(board, n, &mut status.seki));
         }
@@ -342,7 +353,11 @@ fn seki_liberty(board: &Board, p: Point) -> Option<bool> {
     let g = board.geometry();
     let mut sure = true;
     for color in [Color::Black, Color::White] {
-        if !g.neighbours(p).iter().any(|&n| board.color_at(n) == Some(color)) {
+        if !g
+            .neighbours(p)
+            .iter()
+            .any(|&n| board.color_at(n) == Some(color))
+        {
             return None;
         }
         sure &= stones_given_by_filling(board, p, color)? > NAKADE_STONES;

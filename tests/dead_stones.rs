@@ -339,7 +339,10 @@ fn cleanup_captures_every_dead_stone_then_passes() {
     }
     black_moves.sort();
     assert_eq!(black_moves, ["A4", "B3", "B5", "C4"]);
-    assert_eq!(common::stones(&game, Color::White), "E1 E2 E3 E4 E5 E6 E7 E8 E9");
+    assert_eq!(
+        common::stones(&game, Color::White),
+        "E1 E2 E3 E4 E5 E6 E7 E8 E9"
+    );
     assert_eq!(game.prisoners(Color::Black), 1);
     let after = game.score(&ownership::judge(&game)).result();
     assert_eq!(after, before);

@@ -157,7 +157,11 @@ fn white_plays_for_the_win_with_komi_and_the_handicap_bonus() {
         let mut search = Search::new(SearchConfig::default(), 1);
         let found = search.run(&g, Color::White, budget, &AtomicBool::new(false));
         assert_eq!(found.score_lead, lead, "{}", rules.name);
-        let white_winrate = if white_wins { found.winrate } else { 1.0 - found.winrate };
+        let white_winrate = if white_wins {
+            found.winrate
+        } else {
+            1.0 - found.winrate
+        };
         assert!(white_winrate > 0.9, "{}: {}", rules.name, found.winrate);
     }
 }

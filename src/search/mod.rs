@@ -30,8 +30,8 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
-use tally::Tally;
 use std::time::{Duration, Instant};
+use tally::Tally;
 use tree::{NewChild, Tree, ROOT};
 
 /// How the search plays.
@@ -682,7 +682,9 @@ fn summarize(
 /// Adds a finished thread's tally to the search's.
 fn merge_tally(total: &Mutex<Tally>, part: &Tally) {
     // A poisoned lock means another thread panicked: its tally is lost, not this one.
-    let mut total = total.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut total = total
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     total.merge(part);
 }
 

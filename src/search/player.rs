@@ -296,8 +296,7 @@ fn cleanup_points(game: &Game, color: Color) -> Vec<Point> {
         let captures = liberties.len() == 1;
         for &p in &liberties {
             let safe = captures || !board.is_self_atari(color, p);
-            if safe && game.is_legal(color, Move::Play(p)) && !points.iter().any(|&(_, q)| q == p)
-            {
+            if safe && game.is_legal(color, Move::Play(p)) && !points.iter().any(|&(_, q)| q == p) {
                 points.push((liberties.len(), p));
             }
         }
