@@ -1,17 +1,16 @@
-//! Who owns what at the end of a game, judged by Monte Carlo: many random playouts are run
-//! from the position and every point is credited to the colour that owns it when each
-//! playout ends. From that come the dead stones and seki `final_status_list` and
-//! `final_score` need, the `estimate_score` range and GoGui's ownership board.
+//! Who owns what at the end of a game: the dead stones and seki `final_status_list`,
+//! `final_score` and the player's decision to pass need ([`judge`]), the `estimate_score`
+//! range and GoGui's ownership board.
 //!
-//! The playouts are a little smarter than `hoshi::playout`'s uniform ones: they capture a
-//! chain the last move left in atari and never put their own chain in atari. Uniform play
-//! throws away big walls by filling their last liberties itself, which made half of the
-//! verdicts on clear-cut finished games wrong; with these two rules they come out right.
-//!
-//! The judgement stands until the search itself reads life and death (issue 6): it is
-//! reliable on finished games (every border closed, dead stones clearly inside the
-//! opponent's area) and rough elsewhere. It is deterministic (fixed seed) so that the same
-//! position is always judged the same way.
+//! Two tools, each covering the other's blind spot. The quick Monte Carlo estimate
+//! ([`Ownership::estimate`]) runs playouts a little smarter than `hoshi::playout`'s uniform
+//! ones (they capture a chain the last move left in atari and never put their own chain in
+//! atari; uniform play throws away big walls by filling their last liberties itself) and
+//! keeps invaders out of areas that are clearly the opponent's: it is right on clear-cut
+//! territory and blind to anything that needs reading, such as a dead shape whose killing
+//! moves are self-ataris. The tree searches of [`judge`] read those, with their playouts
+//! kept out of the areas the quick estimate found clear. Everything is deterministic (fixed
+//! seeds, one thread) so that the same position is always judged the same way.
 
 use crate::board::Board;
 use crate::coord::{Color, Geometry, Move, Point, PointSet};
@@ -24,8 +23,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
 
-/// Playouts used to judge life and death: enough for the verdict on a finished game not to
-/// depend on the seed, few enough to answer at once (about 15 ms on 19x19).
+/// Playouts of the quick estimate: enough for its verdict on a finished game not to depend
+/// on the seed, few enough to answer at once (about 15 ms on 19x19).
 pub const JUDGE_PLAYOUTS: u32 = 256;
 
 /// Fixed seed of the judgement, so that tests and repeated queries agree.
@@ -100,6 +99,12 @@ impl Ownership {
     /// Black's area lead at the end of each playout (komi excluded).
     pub fn leads(&self) -> &[i32] {
         &self.leads
+    }
+
+    /// Black's average area lead (komi excluded); 0 without playouts.
+    pub fn mean_lead(&self) -> f64 {
+        let sum: f64 = self.leads.iter().map(|&l| f64::from(l)).sum();
+        sum / self.leads.len().max(1) as f64
     }
 }
 
@@ -184,7 +189,9 @@ fn random_safe_point(
     })
 }
 
-/// Playouts of each of the two searches that judge life and death (see [`judge`]).
+/// Playouts of each of the two searches that judge life and death (see [`judge`]): the
+/// verdicts of `tests/dead_stones.rs` stay the same with another seed, and a finished 19x19
+/// game is judged in about 0.13 s of CPU.
 pub const JUDGE_SEARCH_PLAYOUTS: u64 = 2_500;
 
 /// The dead stones and the stones in seki at the end of `game`. Rules without dead-stone
@@ -213,8 +220,7 @@ pub fn judge(game: &Game) -> Status {
     }
     let board = game.board();
     let quick = Ownership::estimate(board, game.to_move(), JUDGE_PLAYOUTS, JUDGE_SEED);
-    let leads = quick.leads();
-    let lead = leads.iter().map(|&l| f64::from(l)).sum::<f64>() / leads.len().max(1) as f64;
+    let lead = quick.mean_lead();
     log::debug!("judge: quick lead {lead:.1}");
     let clear = clear_areas(board, &quick);
     let searches =
@@ -224,11 +230,6 @@ pub fn judge(game: &Game) -> Status {
         let v = g.vertex(p);
         let i = v.row as usize * g.size() + v.col as usize;
         let sum: f32 = searches.iter().filter_map(|s| s.get(i)).sum();
-        log::trace!(
-            "{}: {:?}",
-            g.name(p),
-            searches.iter().map(|s| s.get(i)).collect::<Vec<_>>()
-        );
         f64::from(sum) / 2.0
     };
     chain_verdicts(board, value)
