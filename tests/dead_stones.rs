@@ -347,3 +347,35 @@ fn cleanup_captures_every_dead_stone_then_passes() {
     let after = game.score(&ownership::judge(&game)).result();
     assert_eq!(after, before);
 }
+
+/// Passing uses the same judgement: in the ko position above, once White passes, Black
+/// passes too, since with White's corner group dead he wins by 1.5 (counted with that group
+/// alive, as playouts alone see it, White would win by 18.5 and Black would play on).
+#[test]
+fn the_player_passes_on_the_same_judgement() {
+    use hoshi::clock::Clock;
+    use hoshi::coord::Move;
+    use hoshi::player::{Choice, Level, Mode, Player};
+    use hoshi::search::player::{MctsPlayer, Overrides};
+
+    let rows = [
+        ". O . O . O . O .",
+        "O O O O O O O O O",
+        ". . . . . . . . .",
+        "O O O O O O O O O",
+        "X X X X X X X X X",
+        ". . . . . . X X X",
+        ". . . . . X O O O",
+        ". . . . . X O O O",
+        ". . . . X O . O .",
+    ];
+    let mut game = diagram(&rows, Ruleset::FRENCH, Color::White);
+    common::play(&mut game, Color::White, "pass");
+    let overrides = Overrides {
+        playouts: Some(300),
+        ..Overrides::default()
+    };
+    let mut player = MctsPlayer::new(Level::Expert, 1, overrides, 3);
+    let choice = player.choose(&game, Color::Black, Mode::Play, &Clock::default());
+    assert_eq!(choice, Choice::Move(Move::Pass));
+}
