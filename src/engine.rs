@@ -2,7 +2,7 @@
 //! the command line gave, and answers in Go terms (moves, stones, results); turning those
 //! into protocol text is `gtp`'s job.
 
-use crate::board::{Illegal, MoveEffect};
+use crate::board::{Board, Illegal, MoveEffect};
 use crate::clock::{Clock, TimeControl};
 use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
@@ -13,6 +13,7 @@ use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
 use crate::search::player::{MctsPlayer, Overrides};
 use crate::sgf::{self, SgfError};
+use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
 
@@ -95,6 +96,36 @@ pub struct Engine {
     clock: Clock,
     /// The player who resigned this game, if one did.
     resigned: Option<Color>,
+    /// The last dead-stone judgement, kept because controllers ask `final_status_list dead`,
+    /// `alive`, `seki` and `final_score` in a row about one position, and each judgement
+    /// runs two searches.
+    judged: RefCell<Option<Judged>>,
+}
+
+/// A judgement and the position it was made for.
+struct Judged {
+    board: Board,
+    to_move: Color,
+    rules: &'static str,
+    status: Status,
+}
+
+impl Judged {
+    fn of(game: &Game) -> Judged {
+        Judged {
+            board: game.board().clone(),
+            to_move: game.to_move(),
+            rules: game.rules().name,
+            status: ownership::judge(game),
+        }
+    }
+
+    /// Whether `game` is in the position judged (the judgement depends on nothing else).
+    fn fits(&self, game: &Game) -> bool {
+        self.to_move == game.to_move()
+            && self.rules == game.rules().name
+            && self.board.same_stones(game.board())
+    }
 }
 
 impl Engine {
@@ -112,6 +143,7 @@ impl Engine {
             settings,
             clock: Clock::default(),
             resigned: None,
+            judged: RefCell::new(None),
         }
     }
 
@@ -232,7 +264,18 @@ impl Engine {
 
     /// The dead stones and seki as the engine judges them now.
     pub fn status(&self) -> Status {
-        ownership::judge(&self.game)
+        let known = self
+            .judged
+            .borrow()
+            .as_ref()
+            .filter(|j| j.fits(&self.game))
+            .map(|j| j.status);
+        known.unwrap_or_else(|| {
+            let judged = Judged::of(&self.game);
+            let status = judged.status;
+            *self.judged.borrow_mut() = Some(judged);
+            status
+        })
     }
 
     /// The result if the game were counted now, with the engine's judgement of dead stones.
