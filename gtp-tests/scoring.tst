@@ -81,6 +81,23 @@
 34 final_score
 #? [B\+67\.5]
 
+# Dead shapes that playouts alone get wrong, read by the judge's searches (GNU Go 3.8
+# agrees on both): a two-point eye in a corner, whose killing moves are self-ataris...
+40 loadsgf sgf/dead_corner.sgf
+41 final_status_list dead
+#? [A8 B8 C8 C9]
+
+42 final_score
+#? [W\+6\.5]
+
+# ...and a group alive only by a ko that Black can take: dead at the end of the game.
+43 loadsgf sgf/dead_by_ko.sgf
+44 final_status_list dead
+#? [F1\nH1 G2 H2 J2 G3 H3 J3]
+
+45 final_score
+#? [B\+1\.5]
+
 final_status_list
 #! [syntax error]
 
