@@ -218,6 +218,13 @@ pub fn judge(game: &Game) -> Status {
     if !game.rules().dead_stone_removal {
         return Status::default();
     }
+    life_and_death(game)
+}
+
+/// The dead stones and seki as [`judge`] finds them, whatever the rules do with them: under
+/// Tromp-Taylor nothing is removed at the count, but `kgs-genmove_cleanup` must still know
+/// which stones to capture before passing.
+pub fn life_and_death(game: &Game) -> Status {
     let board = game.board();
     let quick = Ownership::estimate(board, game.to_move(), JUDGE_PLAYOUTS, JUDGE_SEED);
     let lead = quick.mean_lead();

@@ -295,31 +295,29 @@ fn real_19x19_gnugo_against_itself() {
     );
 }
 
-/// `kgs-genmove_cleanup`: with White passing, Black takes the dead White stone B4 off the
-/// board in four moves (its four liberties: it never passes while it is there), leaves the
-/// living White wall and its own dead stone H7 alone, and passes once B4 is gone; the count
-/// stays the same (area scoring).
-#[test]
-fn cleanup_captures_every_dead_stone_then_passes() {
+/// The position of the cleanup tests: a dead White stone on B4 (liberties A4, B3, B5, C4)
+/// in Black's area, a dead Black stone on H7 in White's.
+const LONE_DEAD_STONES: [&str; 9] = [
+    ". . . X O . . . .",
+    ". . . X O . . . .",
+    ". . . X O . . X .",
+    ". . . X O . . . .",
+    ". . . X O . . . .",
+    ". O . X O . . . .",
+    ". . . X O . . . .",
+    ". . . X O . . . .",
+    ". . . X O . . . .",
+];
+
+/// Plays `kgs-genmove_cleanup` for Black, White passing before each of its moves, until
+/// Black passes (at most 10 moves); returns the game and Black's moves, sorted.
+fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
     use hoshi::clock::Clock;
     use hoshi::coord::Move;
     use hoshi::player::{Choice, Level, Mode, Player};
     use hoshi::search::player::{MctsPlayer, Overrides};
 
-    let rows = [
-        ". . . X O . . . .",
-        ". . . X O . . . .",
-        ". . . X O . . X .",
-        ". . . X O . . . .",
-        ". . . X O . . . .",
-        ". O . X O . . . .",
-        ". . . X O . . . .",
-        ". . . X O . . . .",
-        ". . . X O . . . .",
-    ];
-    let mut game = diagram(&rows, Ruleset::FRENCH, Color::White);
-    let before = game.score(&ownership::judge(&game)).result();
-    assert_eq!(before.to_string(), "W+16.5");
+    let mut game = diagram(&LONE_DEAD_STONES, rules, Color::White);
     let overrides = Overrides {
         playouts: Some(300),
         ..Overrides::default()
@@ -338,14 +336,38 @@ fn cleanup_captures_every_dead_stone_then_passes() {
         }
     }
     black_moves.sort();
+    (game, black_moves)
+}
+
+/// `kgs-genmove_cleanup`: with White passing, Black takes the dead White stone B4 off the
+/// board in four moves (it never passes while the stone is there), leaves the living White
+/// wall and its own dead stone H7 alone, and passes once B4 is gone; under area scoring the
+/// count stays the same.
+#[test]
+fn cleanup_captures_every_dead_stone_then_passes() {
+    let before = diagram(&LONE_DEAD_STONES, Ruleset::FRENCH, Color::White);
+    let result = |g: &hoshi::game::Game| g.score(&ownership::judge(g)).result().to_string();
+    assert_eq!(result(&before), "W+16.5");
+    let (game, black_moves) = clean_up(Ruleset::FRENCH);
     assert_eq!(black_moves, ["A4", "B3", "B5", "C4"]);
     assert_eq!(
         common::stones(&game, Color::White),
         "E1 E2 E3 E4 E5 E6 E7 E8 E9"
     );
     assert_eq!(game.prisoners(Color::Black), 1);
-    let after = game.score(&ownership::judge(&game)).result();
-    assert_eq!(after, before);
+    assert_eq!(result(&game), "W+16.5");
+}
+
+/// Under Tromp-Taylor nothing is removed at the count, which is exactly why cleanup must
+/// still capture the dead stone: the same four moves, then a pass.
+#[test]
+fn cleanup_captures_under_tromp_taylor_too() {
+    let (game, black_moves) = clean_up(Ruleset::TROMP_TAYLOR);
+    assert_eq!(black_moves, ["A4", "B3", "B5", "C4"]);
+    assert_eq!(
+        common::stones(&game, Color::White),
+        "E1 E2 E3 E4 E5 E6 E7 E8 E9"
+    );
 }
 
 /// Passing uses the same judgement: in the ko position above, once White passes, Black

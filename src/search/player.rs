@@ -287,7 +287,7 @@ const CLEANUP_SLACK: f64 = 0.05;
 /// captures nothing.
 fn cleanup_points(game: &Game, color: Color) -> Vec<Point> {
     let board = game.board();
-    let dead = ownership::judge(game).dead;
+    let dead = ownership::life_and_death(game).dead;
     let mut points: Vec<(usize, Point)> = Vec::new();
     for chain in board.geometry().points().filter(|&p| {
         dead.contains(p) && board.color_at(p) == Some(color.opponent()) && board.chain(p) == p
@@ -305,20 +305,22 @@ fn cleanup_points(game: &Game, color: Color) -> Vec<Point> {
     points.into_iter().map(|(_, p)| p).collect()
 }
 
-/// The cleanup move: among the search's candidates, the most simulated capturing move that
-/// is about as good as the best; else the search's best move if it is not a pass; else the
-/// first capturing point. Never a pass while `targets` remain.
-fn cleanup_choice(result: &SearchResult, targets: &[Point]) -> Move {
+/// The cleanup move. When the opponent has just passed, nothing threatens and the only
+/// business left is the dead stones: the capturing move the search simulated most (a losing
+/// search would rather invade, a winning one fill its own area). When he played on, the
+/// search's best move if a capturing move is clearly worse (an answer to his threat), else
+/// that capturing move. Never a pass while `targets` remain.
+fn cleanup_choice(result: &SearchResult, targets: &[Point], opponent_passed: bool) -> Move {
     let is_target = |mv: Move| matches!(mv, Move::Play(p) if targets.contains(&p));
+    let good_enough = |winrate: f64| opponent_passed || winrate >= result.winrate - CLEANUP_SLACK;
     let capture = result
         .candidates
         .iter()
-        .find(|c| is_target(c.mv) && c.winrate >= result.winrate - CLEANUP_SLACK);
+        .find(|c| is_target(c.mv) && good_enough(c.winrate));
     match (capture, targets.first()) {
         (Some(c), _) => c.mv,
-        (None, _) if result.best != Move::Pass => result.best,
-        (None, Some(&p)) => Move::Play(p),
-        (None, None) => Move::Pass,
+        (None, Some(&p)) if opponent_passed || result.best == Move::Pass => Move::Play(p),
+        (None, _) => result.best,
     }
 }
 
@@ -366,7 +368,7 @@ impl Player for MctsPlayer {
             result.best
         };
         if !targets.is_empty() {
-            mv = cleanup_choice(&result, &targets);
+            mv = cleanup_choice(&result, &targets, opponent_passed(game, color));
         }
         if !game.is_legal(color, mv) {
             mv = Move::Pass;
