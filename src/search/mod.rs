@@ -121,7 +121,9 @@ pub struct SearchResult {
     /// All zero when no playout ran.
     pub ownership: Vec<f32>,
     /// Black's expected final margin over this search's playouts, komi and the handicap
-    /// bonus included (positive: Black ahead); 0 when no playout ran.
+    /// bonus included (positive: Black ahead); 0 when no playout ran. Counted by area, as
+    /// the playouts count, whatever the rules (territory scoring differs by the prisoners
+    /// and the parity of dame, a point or two in a finished game).
     pub score_lead: f64,
 }
 
