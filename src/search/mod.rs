@@ -138,7 +138,16 @@ struct Root {
     komi: f64,
     /// Where the playouts may not play (nowhere, except for the dead-stone judge).
     forbidden: Forbidden,
+    /// Ownership and score sums of the playouts so far: each thread adds its own every
+    /// [`TALLY_FLUSH`] playouts and when it stops, so that a progress report can read them
+    /// during the search ([`tally_so_far`]).
+    tally: Mutex<Tally>,
 }
+
+/// Playouts a thread sums on its own before adding them to the search's tally: one lock
+/// per this many playouts costs nothing, and a report during the search lags by at most
+/// this many playouts per thread.
+const TALLY_FLUSH: u64 = 64;
 
 /// A search that keeps its tree from one move to the next.
 pub struct Search {
@@ -242,12 +251,11 @@ impl Search {
 
         let playouts = AtomicU64::new(0);
         let finished = AtomicBool::new(false);
-        let tally = Mutex::new(Tally::new(root.board.geometry()));
         let threads = self.config.threads.max(1);
         std::thread::scope(|scope| {
             for t in 0..threads {
                 let (tree, root, config) = (&tree, &root, &self.config);
-                let (playouts, finished, tally) = (&playouts, &finished, &tally);
+                let (playouts, finished) = (&playouts, &finished);
                 let seed = self.seed ^ (t as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
                 scope.spawn(move || {
                     let mut scratch = Scratch::new(root, seed);
@@ -261,7 +269,7 @@ impl Search {
                     while limits.another(tree, t == 0) {
                         simulate(tree, root, config, &mut scratch);
                     }
-                    merge_tally(tally, &scratch.tally);
+                    flush_tally(root, &mut scratch.tally);
                 });
             }
         });
@@ -273,7 +281,7 @@ impl Search {
             playouts.load(Relaxed),
             started.elapsed(),
         );
-        add_tally(&mut result, tally);
+        (result.ownership, result.score_lead) = tally_so_far(&root);
         log::debug!(
             "search: {} playouts in {:.2?}, best {:?} at {:.1}%, {} nodes",
             result.playouts,
@@ -348,6 +356,7 @@ fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
         passes: game.passes(),
         komi: game.komi() + bonus,
         forbidden,
+        tally: Mutex::new(Tally::new(game.board().geometry())),
     }
 }
 
@@ -565,6 +574,9 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, s: &mut Scratch) {
     };
     let margin = f64::from(lead) - root.komi;
     s.tally.record(&s.board, margin);
+    if s.tally.playouts() >= TALLY_FLUSH {
+        flush_tally(root, &mut s.tally);
+    }
     let black = match margin.partial_cmp(&0.0) {
         Some(std::cmp::Ordering::Greater) => 2,
         Some(std::cmp::Ordering::Less) => 0,
@@ -681,22 +693,26 @@ fn summarize(
     }
 }
 
-/// Adds a finished thread's tally to the search's.
-fn merge_tally(total: &Mutex<Tally>, part: &Tally) {
-    // A poisoned lock means another thread panicked: its tally is lost, not this one.
-    let mut total = total
+/// Adds a thread's own sums to the search's tally and empties them.
+fn flush_tally(root: &Root, part: &mut Tally) {
+    // A poisoned lock means another thread panicked: the sums are still good.
+    let mut total = root
+        .tally
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     total.merge(part);
+    part.clear();
 }
 
-/// Fills the result's ownership and score lead from the merged tally.
-fn add_tally(result: &mut SearchResult, tally: Mutex<Tally>) {
-    let tally = tally
-        .into_inner()
+/// The ownership and score lead (as [`SearchResult::ownership`] and
+/// [`SearchResult::score_lead`]) of the playouts the threads have added so far: all of them
+/// once the threads have finished.
+fn tally_so_far(root: &Root) -> (Vec<f32>, f64) {
+    let total = root
+        .tally
+        .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    result.ownership = tally.ownership();
-    result.score_lead = tally.score_lead();
+    (total.ownership(), total.score_lead())
 }
 
 /// The most simulated line from the root.

@@ -1,8 +1,8 @@
 //! What the search's playouts say about the end of the game: who owned each point when
 //! each playout was counted, and Black's margin. Each thread keeps its own tally (a plain
-//! array add per point per playout, no atomics in the hot loop) and the tallies are merged
-//! once, when the threads finish; `SearchResult` exposes the average as `ownership` and
-//! `score_lead`, for the dead-stone judgement and for analysis output.
+//! array add per point per playout, no atomics in the hot loop) and adds it to the search's
+//! now and then; `SearchResult` exposes the average as `ownership` and `score_lead`, for the
+//! dead-stone judgement and for analysis output.
 
 use crate::board::Board;
 use crate::coord::{Color, Geometry};
@@ -41,6 +41,18 @@ impl Tally {
         }
         self.margins += margin;
         self.playouts += 1;
+    }
+
+    /// Playouts recorded.
+    pub(crate) fn playouts(&self) -> u64 {
+        self.playouts
+    }
+
+    /// Forgets every playout.
+    pub(crate) fn clear(&mut self) {
+        self.owned.fill(0);
+        self.margins = 0.0;
+        self.playouts = 0;
     }
 
     /// Adds another thread's tally to this one.
