@@ -262,6 +262,28 @@ fn real_13x13_expert_against_gnugo_won_by_half_a_point() {
     );
 }
 
+/// hoshi intermediate (White) against GNU Go 3.8 level 10, 9x9, after two passes: Black's
+/// A4-D2 group and White's H6-J8 group are both dead, White wins by 2.5. GNU Go 3.8 agrees.
+#[test]
+fn real_9x9_intermediate_against_gnugo_dead_on_both_sides() {
+    check(
+        &[
+            "X X X . . . . . .",
+            "X X X X . X X X O",
+            "X X X X X X X O O",
+            "O X O X O O X O O",
+            "O O O X O X X X .",
+            "X X O O O X X X X",
+            ". X X O O O O O X",
+            "O . X X O . . O X",
+            ". O O O O O O O O",
+        ],
+        "A4 B3 B4 C2 C3 D2 H6 H7 J6 J7 J8",
+        "",
+        "W+2.5",
+    );
+}
+
 /// GNU Go 3.8 level 1 against itself, 19x19, 295 moves, after two passes: ten dead
 /// stones in nine chains (K1, B2, D4, B7, C9, H11-J11, N14, Q15, R17), Black wins by 7.5.
 /// GNU Go 3.8 agrees.
