@@ -15,7 +15,7 @@ use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::playout::play_out;
 use hoshi::rules::Ruleset;
-use hoshi::search::policy::{self, PolicyConfig};
+use hoshi::search::policy::{self, Forbidden, PolicyConfig};
 use hoshi::search::{Budget, Search, SearchConfig};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -164,7 +164,15 @@ fn policy_game(size: usize, moves: usize) -> Vec<Move> {
     let mut last = Move::Pass;
     while played.len() < moves {
         let color = game.to_move();
-        let mut mv = policy::choose(game.board(), color, last, &PolicyConfig::HEAVY, &mut rng);
+        let nowhere = Forbidden::default();
+        let mut mv = policy::choose(
+            game.board(),
+            color,
+            last,
+            &PolicyConfig::HEAVY,
+            &nowhere,
+            &mut rng,
+        );
         if game.play(color, mv).is_err() {
             mv = Move::Pass;
             let _ = game.play(color, mv);

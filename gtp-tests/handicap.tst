@@ -156,6 +156,11 @@ clear_board
 30 place_free_handicap 4
 #? [D4 Q16 D16 Q4]
 
+# Beyond nine: the 7-7 points, never the edge while there is room inside.
+clear_board
+33 place_free_handicap 13
+#? [D4 Q16 D16 Q4 D10 Q10 K4 K16 K10 G7 N7 G13 N13]
+
 boardsize 5
 clear_board
 31 place_free_handicap 24

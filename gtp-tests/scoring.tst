@@ -44,25 +44,59 @@
 19 final_score
 #? [W\+7\.5]
 
-# A seki under Japanese rules: the eyes of the seki count for nobody.
+# A seki under Japanese rules: White C1-D9 and Black E1-E9 share D5 and D6 and have no
+# eye; the eyes of the seki count for nobody: Black's 5 points to White's 23 + 6.5.
+# GNU Go 3.8 gives the same seki.
 20 loadsgf sgf/seki.sgf
 21 final_status_list seki
-#? [B1 E1 B2 E2 B3 C3 D3 E3\nC2 D2]
+#? [C1 D1 C2 D2 C3 D3 C4 D4 C5 C6 C7 D7 C8 D8 C9 D9\nE1 E2 E3 E4 E5 E6 E7 E8 E9]
 
 22 final_status_list dead
 #? []
 
 23 final_status_list alive
-#? [A1 F1 A2 F2 A3 F3 A4 B4 C4 D4 E4 F4]
+#? [B1 A2 B2 B3 A4 B4 B5 A6 B6 B7 A8 B8 B9\nF1 F2 G2 F3 F4 G4 F5 F6 G6 F7 F8 G8 F9]
 
 24 final_score
-#? [B\+49\.5]
+#? [W\+24\.5]
 
 # Two passes end the game; the count and the SGF result agree.
 25 play b pass
 26 play w pass
 27 printsgf
-#? [.*RE\[B\+49\.5\].*]
+#? [.*RE\[W\+24\.5\].*]
+
+# What looks like a seki but is not: Black can sacrifice C1 and kill White's ring on the
+# vital point of the bent three left (GNU Go 3.8 agrees): 67 points and 8 prisoners.
+30 loadsgf sgf/false_seki.sgf
+31 final_status_list seki
+#? []
+
+32 final_status_list dead
+#? [B1 E1 B2 E2 B3 C3 D3 E3]
+
+33 final_status_list alive
+#? [A1 F1 A2 F2 A3 F3 A4 B4 C4 D4 E4 F4\nC2 D2]
+
+34 final_score
+#? [B\+67\.5]
+
+# Dead shapes that playouts alone get wrong, read by the judge's searches (GNU Go 3.8
+# agrees on both): a two-point eye in a corner, whose killing moves are self-ataris...
+40 loadsgf sgf/dead_corner.sgf
+41 final_status_list dead
+#? [A8 B8 C8 C9]
+
+42 final_score
+#? [W\+6\.5]
+
+# ...and a group alive only by a ko that Black can take: dead at the end of the game.
+43 loadsgf sgf/dead_by_ko.sgf
+44 final_status_list dead
+#? [F1\nH1 G2 H2 J2 G3 H3 J3]
+
+45 final_score
+#? [B\+1\.5]
 
 final_status_list
 #! [syntax error]

@@ -2,7 +2,7 @@
 //! the command line gave, and answers in Go terms (moves, stones, results); turning those
 //! into protocol text is `gtp`'s job.
 
-use crate::board::{Illegal, MoveEffect};
+use crate::board::{Board, Illegal, MoveEffect};
 use crate::clock::{Clock, TimeControl};
 use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
@@ -15,6 +15,7 @@ use crate::search::player::{default_seconds, MctsPlayer, Overrides};
 use crate::search::{SearchResult, Watch};
 use crate::sgf::{self, SgfError};
 use crate::signals::Signals;
+use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
@@ -107,6 +108,36 @@ pub struct Engine {
     /// After our move: the number of moves then and the opponent, whose turn we may think
     /// on (pondering) until the game moves on.
     ponder_on: Option<(usize, Color)>,
+    /// The last dead-stone judgement, kept because controllers ask `final_status_list dead`,
+    /// `alive`, `seki` and `final_score` in a row about one position, and each judgement
+    /// runs two searches.
+    judged: RefCell<Option<Judged>>,
+}
+
+/// A judgement and the position it was made for.
+struct Judged {
+    board: Board,
+    to_move: Color,
+    rules: &'static str,
+    status: Status,
+}
+
+impl Judged {
+    fn of(game: &Game) -> Judged {
+        Judged {
+            board: game.board().clone(),
+            to_move: game.to_move(),
+            rules: game.rules().name,
+            status: ownership::judge(game),
+        }
+    }
+
+    /// Whether `game` is in the position judged (the judgement depends on nothing else).
+    fn fits(&self, game: &Game) -> bool {
+        self.to_move == game.to_move()
+            && self.rules == game.rules().name
+            && self.board.same_stones(game.board())
+    }
 }
 
 impl Engine {
@@ -126,6 +157,7 @@ impl Engine {
             resigned: None,
             signals: Arc::default(),
             ponder_on: None,
+            judged: RefCell::new(None),
         }
     }
 
@@ -328,7 +360,18 @@ impl Engine {
 
     /// The dead stones and seki as the engine judges them now.
     pub fn status(&self) -> Status {
-        ownership::judge(&self.game)
+        let known = self
+            .judged
+            .borrow()
+            .as_ref()
+            .filter(|j| j.fits(&self.game))
+            .map(|j| j.status);
+        known.unwrap_or_else(|| {
+            let judged = Judged::of(&self.game);
+            let status = judged.status;
+            *self.judged.borrow_mut() = Some(judged);
+            status
+        })
     }
 
     /// The result if the game were counted now, with the engine's judgement of dead stones.

@@ -60,39 +60,56 @@ pub fn fixed(size: usize, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
     Ok(points)
 }
 
-/// A free placement of `stones` stones (2 to size²-1) chosen without search: the fixed
-/// star points as far as they go, then each further stone on the point farthest from the
-/// stones already placed (preferring the 3rd and 4th lines), which spreads them the way a
-/// player would.
+/// A free placement of `stones` stones (2 to size²-1) chosen without search: the star
+/// points in the usual patterns as far as they go (9 on odd boards from 9×9, as GNU Go's
+/// fixed handicap and Pachi place them: the strong choice), then each further stone on the
+/// point farthest from the stones already placed, away from the first and second lines
+/// while such points remain, and on the fourth then the third line among equally far ones.
+/// On 19×19 stones 10 to 13 go on the four 7-7 points (G7, G13, N7, N13), the next ones on
+/// the fourth line between the star points; the edge is never chosen while the board has
+/// room inside.
 pub fn free(size: usize, stones: usize) -> Result<Vec<Vertex>, HandicapError> {
     if stones < 2 || stones >= size * size || size > MAX_SIZE {
         return Err(HandicapError::InvalidNumber);
     }
     let mut points = fixed(size, stones.min(max_fixed(size))).unwrap_or_default();
     while points.len() < stones {
-        let best = (0..size)
-            .flat_map(|col| (0..size).map(move |row| Vertex::new(col, row)))
-            .filter(|c| !points.contains(c))
-            .max_by_key(|&c| {
-                let spread = points
-                    .iter()
-                    .map(|&p| distance(c, p))
-                    .min()
-                    .unwrap_or(usize::MAX);
-                let line = (c.col as usize)
-                    .min(c.row as usize)
-                    .min(size - 1 - c.col as usize)
-                    .min(size - 1 - c.row as usize)
-                    + 1;
-                let good_line = usize::from(line == 3 || line == 4);
-                (spread, good_line)
-            });
+        let free = (0..size)
+            .flat_map(|row| (0..size).map(move |col| Vertex::new(col, row)))
+            .filter(|c| !points.contains(c));
+        let inside: Vec<Vertex> = free.clone().filter(|&c| line(size, c) >= 3).collect();
+        let candidates = if inside.is_empty() {
+            free.collect()
+        } else {
+            inside
+        };
+        let best = candidates.into_iter().max_by_key(|&c| {
+            let spread = points.iter().map(|&p| distance(c, p)).min();
+            let line_rank = match line(size, c) {
+                4 => 2,
+                3 => 1,
+                _ => 0,
+            };
+            // Among equals, the first in board order (from A1, row by row).
+            let order = usize::from(c.row) * size + usize::from(c.col);
+            (
+                spread.unwrap_or(usize::MAX),
+                line_rank,
+                std::cmp::Reverse(order),
+            )
+        });
         match best {
             Some(c) => points.push(c),
             None => break,
         }
     }
     Ok(points)
+}
+
+/// The line of `c` counted from the nearest edge (1 = the edge).
+fn line(size: usize, c: Vertex) -> usize {
+    let (col, row) = (usize::from(c.col), usize::from(c.row));
+    col.min(row).min(size - 1 - col).min(size - 1 - row) + 1
 }
 
 fn distance(a: Vertex, b: Vertex) -> usize {
@@ -162,15 +179,44 @@ mod tests {
         assert_eq!(fixed(19, 10), Err(HandicapError::InvalidNumber));
     }
 
+    fn free_names(size: usize, n: usize) -> String {
+        free(size, n)
+            .unwrap()
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     #[test]
-    fn free_placement_spreads_distinct_stones() {
-        let stones = free(19, 13).unwrap();
-        assert_eq!(stones.len(), 13);
+    fn free_placement_takes_the_star_points_up_to_nine() {
+        for size in [9, 13, 19] {
+            for n in 2..=9 {
+                assert_eq!(free_names(size, n), names(size, n), "{size}x{size}, {n}");
+            }
+        }
+        assert_eq!(free_names(10, 4), "C3 H8 C8 H3");
+    }
+
+    #[test]
+    fn free_placement_beyond_nine_stays_off_the_edge() {
+        let stars = "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10";
+        assert_eq!(free_names(19, 13), format!("{stars} G7 N7 G13 N13"));
+        assert_eq!(
+            free_names(19, 17),
+            format!("{stars} G7 N7 G13 N13 G3 N3 C7 R7")
+        );
+        assert_eq!(free_names(9, 13), "C3 G7 C7 G3 C5 G5 E3 E7 E5 D4 F4 D6 F6");
+        assert_eq!(free_names(13, 12), "D4 K10 D10 K4 D7 K7 G4 G10 G7 C3 E3 H3");
+    }
+
+    #[test]
+    fn free_placement_fills_small_boards_with_distinct_stones() {
+        let stones = free(5, 24).unwrap();
         let mut sorted = stones.clone();
         sorted.sort();
         sorted.dedup();
-        assert_eq!(sorted.len(), 13);
-        assert_eq!(free(5, 24).unwrap().len(), 24);
+        assert_eq!(sorted.len(), 24);
         assert_eq!(free(5, 25), Err(HandicapError::InvalidNumber));
         assert_eq!(free(5, 3).unwrap().len(), 3);
         assert_eq!(free(19, 1), Err(HandicapError::InvalidNumber));

@@ -229,6 +229,34 @@ fn kata_analyze_gives_floats_and_score_leads() {
 }
 
 #[test]
+fn kata_analyze_gives_the_ownership_of_every_point_when_asked() {
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1"]);
+    // Black owns the left of the board, White the right: a wall each on columns D and F.
+    let mut setup = String::new();
+    for row in 1..=9 {
+        setup.push_str(&format!("play b d{row}\nplay w f{row}\n"));
+    }
+    engine.send(&setup);
+    for _ in 0..18 {
+        assert_eq!(engine.answer(), ["="]);
+    }
+    engine.send("kata-analyze b 20 ownership true\n");
+    assert_eq!(engine.line(), "=");
+    let line = engine.line();
+    engine.send("name\n");
+    while !engine.line().is_empty() {}
+    assert_eq!(engine.answer(), ["= hoshi"]);
+    let (infos, ownership) = parse_line(&line);
+    check_infos(&infos, &[], 1.0);
+    assert_eq!(ownership.len(), 81, "{line}");
+    assert!(ownership.iter().all(|v| (-1.0..=1.0).contains(v)));
+    // From the top row: A9 is Black's (the analysed colour, +), J9 White's (-).
+    assert!(ownership[0] > 0.5, "A9 {}", ownership[0]);
+    assert!(ownership[8] < -0.5, "J9 {}", ownership[8]);
+    assert!(ownership[80] < -0.5, "J1 {}", ownership[80]);
+}
+
+#[test]
 fn genmove_analyze_streams_then_plays() {
     let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--playouts", "3000"]);
     engine.send("7 lz-genmove_analyze b 1\n");

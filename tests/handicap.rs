@@ -110,3 +110,58 @@ fn consecutive_black_plays_at_the_start_count_as_handicap() {
     // French: White gets komi 0.5 + (3 - 1).
     assert_eq!(score.handicap_bonus, 2.0);
 }
+
+/// A settled 5×5 board (every empty point a true eye, nothing left to play) reached from a
+/// handicap of `handicap` stones among Black's: Black owns the bottom three rows (15
+/// points), White the top two (10), so Black leads the area count by 5.
+fn settled_handicap_game(rules: Ruleset, handicap: &str) -> Game {
+    let mut g = Game::new(5, rules, 0.5).unwrap();
+    let black = "A1 B1 C1 D1 E1 A2 C2 E2 A3 B3 C3 D3 E3";
+    let white = "A4 B4 C4 D4 E4 A5 C5 E5";
+    let vertices: Vec<Vertex> = handicap
+        .split_whitespace()
+        .map(|v| Vertex::parse_gtp(v).unwrap())
+        .collect();
+    let handicap: Vec<&str> = handicap.split_whitespace().collect();
+    g.set_handicap(&vertices).unwrap();
+    for v in white.split_whitespace() {
+        play(&mut g, Color::White, v);
+    }
+    for v in black.split_whitespace().filter(|v| !handicap.contains(v)) {
+        play(&mut g, Color::Black, v);
+    }
+    g
+}
+
+/// As White in a French handicap game the search counts komi and the bonus of one point per
+/// handicap stone after the first: with 6 stones, Black's 5-point lead loses by half a point
+/// (5 - 0.5 - 5), so every playout is White's win; with no bonus (New Zealand rules, same
+/// komi) the same board is Black's by 4.5. The count agrees. (The win rate carries the
+/// priors' even virtual games, hence "above 0.9" rather than 1.)
+#[test]
+fn white_plays_for_the_win_with_komi_and_the_handicap_bonus() {
+    use hoshi::search::{Budget, Search, SearchConfig};
+    use std::sync::atomic::AtomicBool;
+    let six = "A1 B1 C1 D1 E1 A3";
+    for (rules, lead, white_wins, result) in [
+        (Ruleset::FRENCH, -0.5, true, "W+0.5"),
+        (Ruleset::NEW_ZEALAND, 4.5, false, "B+4.5"),
+    ] {
+        let g = settled_handicap_game(rules, six);
+        assert_eq!(g.handicap(), 6);
+        assert_eq!(g.score(&Default::default()).result().to_string(), result);
+        let budget = Budget {
+            playouts: Some(200),
+            time: None,
+        };
+        let mut search = Search::new(SearchConfig::default(), 1);
+        let found = search.run(&g, Color::White, budget, &AtomicBool::new(false));
+        assert_eq!(found.score_lead, lead, "{}", rules.name);
+        let white_winrate = if white_wins {
+            found.winrate
+        } else {
+            1.0 - found.winrate
+        };
+        assert!(white_winrate > 0.9, "{}: {}", rules.name, found.winrate);
+    }
+}

@@ -142,3 +142,41 @@ fn a_tree_is_never_reused_for_the_other_player() {
     assert!(black.winrate > 0.6, "{}", black.winrate);
     assert!(white.winrate < 0.5, "{}", white.winrate);
 }
+
+/// A settled 5×5 board where no move changes anything (every empty point is a true eye):
+/// every playout ends as it started, so the ownership is exact and so is the score. Black
+/// owns the bottom three rows (15 points), White the top two (10): Black leads by 5 - 7.5.
+#[test]
+fn ownership_is_row_major_from_the_bottom_row_and_the_lead_includes_komi() {
+    let game = setup(
+        5,
+        Ruleset::FRENCH,
+        "A1 B1 C1 D1 E1 A2 C2 E2 A3 B3 C3 D3 E3",
+        "A4 B4 C4 D4 E4 A5 C5 E5",
+        Black,
+    );
+    let result = search(&game, Black, 200, SearchConfig::default());
+    assert_eq!(result.best, Move::Pass);
+    assert!(result.playouts > 0);
+    let mut expected = vec![1.0f32; 15];
+    expected.extend([-1.0; 10]);
+    assert_eq!(result.ownership, expected);
+    assert_eq!(result.score_lead, -2.5);
+}
+
+/// The same board split by columns: A to C are Black's, D and E White's, so index
+/// row * 5 + column has column 0 = A.
+#[test]
+fn ownership_columns_start_at_a() {
+    let game = setup(
+        5,
+        Ruleset::FRENCH,
+        "A1 A3 A5 B1 B2 B3 B4 B5 C1 C2 C3 C4 C5",
+        "D1 D2 D3 D4 D5 E1 E3 E5",
+        White,
+    );
+    let result = search(&game, White, 200, SearchConfig::default());
+    let row = [1.0f32, 1.0, 1.0, -1.0, -1.0];
+    assert_eq!(result.ownership, row.repeat(5));
+    assert_eq!(result.score_lead, -2.5);
+}

@@ -191,7 +191,25 @@ fn line(request: &Request, progress: &Progress<'_>) -> String {
         }
         write_info(&mut text, request.dialect, info, order, size);
     }
+    if request.dialect == Dialect::Kata && request.ownership && !text.is_empty() {
+        text.push_str(" ownership");
+        for value in rows_from_top(&progress.ownership(), size, request.color) {
+            let _ = write!(text, " {value:.4}");
+        }
+    }
     text
+}
+
+/// KataGo's ownership order and sign: rows from the top (A19, B19, ... T1), +1 for a point
+/// the analysed colour will own. `ownership` is the search's, rows from the bottom and +1
+/// for Black.
+fn rows_from_top(ownership: &[f32], size: usize, color: Color) -> Vec<f32> {
+    let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    (0..size)
+        .rev()
+        .flat_map(|row| (0..size).map(move |col| row * size + col))
+        .map(|i| sign * ownership.get(i).copied().unwrap_or(0.0))
+        .collect()
 }
 
 fn write_info(text: &mut String, dialect: Dialect, info: &MoveInfo, order: usize, size: usize) {
@@ -340,6 +358,20 @@ mod tests {
         assert_eq!(
             parse(Dialect::Leela, Color::Black, &[]).unwrap().interval,
             DEFAULT_INTERVAL
+        );
+    }
+
+    #[test]
+    fn ownership_is_listed_from_the_top_row_for_the_analysed_colour() {
+        // 2x2, rows from the bottom: A1 B1 A2 B2.
+        let ownership = [0.25, 0.5, -1.0, 1.0];
+        assert_eq!(
+            rows_from_top(&ownership, 2, Color::Black),
+            [-1.0, 1.0, 0.25, 0.5]
+        );
+        assert_eq!(
+            rows_from_top(&ownership, 2, Color::White),
+            [1.0, -1.0, -0.25, -0.5]
         );
     }
 

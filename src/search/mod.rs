@@ -16,6 +16,7 @@ pub mod patterns;
 pub mod player;
 pub mod policy;
 pub mod priors;
+mod tally;
 pub mod tree;
 
 use crate::board::Board;
@@ -23,12 +24,14 @@ use crate::coord::{Color, Move, SLOTS};
 use crate::game::Game;
 use crate::playout::area_lead;
 use crate::rules::Scoring;
-use policy::{MoveRecord, PolicyConfig};
+use policy::{Forbidden, MoveRecord, PolicyConfig};
 use priors::Priors;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tally::Tally;
 use tree::{NewChild, Tree, ROOT};
 
 /// How the search plays.
@@ -111,6 +114,17 @@ pub struct SearchResult {
     pub elapsed: Duration,
     pub tree_nodes: usize,
     pub tree_memory: usize,
+    /// For each vertex, the share of this search's playouts that ended with Black owning it
+    /// minus the share with White owning it (area ownership as the count sees it: a stone,
+    /// or an empty point touching one colour only), in [-1, 1]. Row-major from the bottom:
+    /// index = row * size + column, row 0 = the bottom row (GTP row 1), column 0 = column A.
+    /// All zero when no playout ran.
+    pub ownership: Vec<f32>,
+    /// Black's expected final margin over this search's playouts, komi and the handicap
+    /// bonus included (positive: Black ahead); 0 when no playout ran. Counted by area, as
+    /// the playouts count, whatever the rules (territory scoring differs by the prisoners
+    /// and the parity of dame, a point or two in a finished game).
+    pub score_lead: f64,
 }
 
 /// How often a watched search shows itself to its watcher.
@@ -122,6 +136,7 @@ pub type Watch<'a> = &'a mut dyn FnMut(&Progress<'_>) -> bool;
 /// A search in progress, as its watcher sees it.
 pub struct Progress<'a> {
     tree: &'a Tree,
+    root: &'a Root,
     scores: &'a RootScores,
     game: &'a Game,
     color: Color,
@@ -166,13 +181,20 @@ impl Progress<'_> {
 
     /// The search's verdict if it stopped now.
     pub fn result(&self) -> SearchResult {
-        summarize(
+        let mut result = summarize(
             self.tree,
             self.game,
             self.color,
             self.playouts(),
             self.elapsed(),
-        )
+        );
+        (result.ownership, result.score_lead) = tally_so_far(self.root);
+        result
+    }
+
+    /// [`SearchResult::ownership`] so far (each thread's last few playouts not yet in).
+    pub fn ownership(&self) -> Vec<f32> {
+        tally_so_far(self.root).0
     }
 
     /// The root moves that have been simulated, most simulated first.
@@ -283,7 +305,18 @@ struct Root {
     passes: u32,
     /// Komi plus White's handicap bonus: what Black's area lead must exceed.
     komi: f64,
+    /// Where the playouts may not play (nowhere, except for the dead-stone judge).
+    forbidden: Forbidden,
+    /// Ownership and score sums of the playouts so far: each thread adds its own every
+    /// [`TALLY_FLUSH`] playouts and when it stops, so that a progress report can read them
+    /// during the search ([`tally_so_far`]).
+    tally: Mutex<Tally>,
 }
+
+/// Playouts a thread sums on its own before adding them to the search's tally: one lock
+/// per this many playouts costs nothing, and a report during the search lags by at most
+/// this many playouts per thread.
+const TALLY_FLUSH: u64 = 64;
 
 /// A search that keeps its tree from one move to the next.
 pub struct Search {
@@ -292,6 +325,7 @@ pub struct Search {
     /// The game the tree was built for: its moves and settings, to find the new root.
     tree_game: Option<TreeKey>,
     seed: u64,
+    forbidden: Forbidden,
 }
 
 #[derive(Clone, PartialEq)]
@@ -329,6 +363,8 @@ struct Scratch {
     moves: MoveRecord,
     /// AMAF sweep: colour of the first stone seen on each point (0 none, 1 black, 2 white).
     first: Box<[u8; SLOTS]>,
+    /// This thread's ownership and score sums.
+    tally: Tally,
 }
 
 impl Search {
@@ -338,7 +374,16 @@ impl Search {
             tree: None,
             tree_game: None,
             seed,
+            forbidden: Forbidden::default(),
         }
+    }
+
+    /// Keeps the playouts (not the tree) off the given points: the dead-stone judge's
+    /// searches use it, see [`Forbidden`]. Drops the tree, whose statistics came from
+    /// other playouts.
+    pub fn set_forbidden(&mut self, forbidden: Forbidden) {
+        self.forbidden = forbidden;
+        self.forget();
     }
 
     pub fn config(&self) -> &SearchConfig {
@@ -391,7 +436,7 @@ impl Search {
         watch: Option<Watch<'_>>,
     ) -> SearchResult {
         let started = Instant::now();
-        let root = root_of(game, color);
+        let root = root_of(game, color, self.forbidden);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         expand_root(&tree, game, &root, &self.config);
@@ -417,11 +462,13 @@ impl Search {
                     while limits.another(tree, t == 0) {
                         simulate(tree, root, config, scores, &mut scratch);
                     }
+                    flush_tally(root, &mut scratch.tally);
                 });
             }
             if let Some(watch) = watch {
                 let progress = Progress {
                     tree: &tree,
+                    root: &root,
                     scores: &scores,
                     game,
                     color,
@@ -437,13 +484,14 @@ impl Search {
             }
         });
 
-        let result = summarize(
+        let mut result = summarize(
             &tree,
             game,
             color,
             playouts.load(Relaxed),
             started.elapsed(),
         );
+        (result.ownership, result.score_lead) = tally_so_far(&root);
         log::debug!(
             "search: {} playouts in {:.2?}, best {:?} at {:.1}%, {} nodes",
             result.playouts,
@@ -497,7 +545,7 @@ fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey) -> Option<u32> {
     (expected == new.to_move).then_some(index)
 }
 
-fn root_of(game: &Game, color: Color) -> Root {
+fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
     let history = game.history();
     let nth_last = |k: usize| {
         history
@@ -517,6 +565,8 @@ fn root_of(game: &Game, color: Color) -> Root {
         second_last: nth_last(2),
         passes: game.passes(),
         komi: game.komi() + bonus,
+        forbidden,
+        tally: Mutex::new(Tally::new(game.board().geometry())),
     }
 }
 
@@ -667,6 +717,7 @@ impl Scratch {
             starts: Vec::with_capacity(64),
             moves: Vec::with_capacity(4 * root.board.size() * root.board.size()),
             first: Box::new([0; SLOTS]),
+            tally: Tally::new(root.board.geometry()),
         }
     }
 }
@@ -726,6 +777,7 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
             color,
             last,
             &config.policy,
+            &root.forbidden,
             &mut s.rng,
             &mut s.moves,
         )
@@ -733,6 +785,10 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
     let margin = f64::from(lead) - root.komi;
     if let Some(&child) = s.path.get(1) {
         scores.add(child, margin);
+    }
+    s.tally.record(&s.board, margin);
+    if s.tally.playouts() >= TALLY_FLUSH {
+        flush_tally(root, &mut s.tally);
     }
     let black = match margin.partial_cmp(&0.0) {
         Some(std::cmp::Ordering::Greater) => 2,
@@ -845,7 +901,31 @@ fn summarize(
         elapsed,
         tree_nodes: tree.len(),
         tree_memory: tree.memory(),
+        ownership: Vec::new(),
+        score_lead: 0.0,
     }
+}
+
+/// Adds a thread's own sums to the search's tally and empties them.
+fn flush_tally(root: &Root, part: &mut Tally) {
+    // A poisoned lock means another thread panicked: the sums are still good.
+    let mut total = root
+        .tally
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    total.merge(part);
+    part.clear();
+}
+
+/// The ownership and score lead (as [`SearchResult::ownership`] and
+/// [`SearchResult::score_lead`]) of the playouts the threads have added so far: all of them
+/// once the threads have finished.
+fn tally_so_far(root: &Root) -> (Vec<f32>, f64) {
+    let total = root
+        .tally
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    (total.ownership(), total.score_lead())
 }
 
 /// The most simulated line from the root.

@@ -3,7 +3,7 @@
 
 use super::{Budget, Search, SearchConfig, SearchResult, Watch};
 use crate::clock::Clock;
-use crate::coord::{Color, Move};
+use crate::coord::{Color, Move, Point};
 use crate::game::Game;
 use crate::ownership;
 use crate::player::{Choice, Level, Mode, Player};
@@ -261,18 +261,67 @@ impl MctsPlayer {
     }
 }
 
-/// Whether `color` can pass now without losing: the opponent has just passed and the count
-/// with the dead stones judged as a player would wins for `color`.
-fn passing_wins(game: &Game, color: Color) -> bool {
-    let opponent_passed = game
-        .history()
+/// Whether the opponent of `color` has just passed.
+fn opponent_passed(game: &Game, color: Color) -> bool {
+    game.history()
         .last()
-        .is_some_and(|t| t.mv == Move::Pass && t.color != color);
-    if !opponent_passed {
-        return false;
+        .is_some_and(|t| t.mv == Move::Pass && t.color != color)
+}
+
+/// Whether `color` can pass now without losing: the opponent has just passed and the count
+/// with the dead stones judged as a player would (the same judgement as
+/// `final_status_list`) wins for `color`.
+fn passing_wins(game: &Game, color: Color) -> bool {
+    opponent_passed(game, color)
+        && game.score(&ownership::judge(game)).result().winner() == Some(color)
+}
+
+/// How much worse than the search's best a capturing move may look and still be preferred
+/// in cleanup: in a finished game every move wins (or loses) alike, and what matters then is
+/// to take the dead stones off the board.
+const CLEANUP_SLACK: f64 = 0.05;
+
+/// The points where `color` should play to take the opponent's dead stones off the board
+/// (`kgs-genmove_cleanup`): the legal liberties of the dead chains, those of the chains
+/// with fewest liberties first (a capture before a mere approach), never a self-atari that
+/// captures nothing.
+fn cleanup_points(game: &Game, color: Color) -> Vec<Point> {
+    let board = game.board();
+    let dead = ownership::life_and_death(game).dead;
+    let mut points: Vec<(usize, Point)> = Vec::new();
+    for chain in board.geometry().points().filter(|&p| {
+        dead.contains(p) && board.color_at(p) == Some(color.opponent()) && board.chain(p) == p
+    }) {
+        let liberties = board.liberties(chain);
+        let captures = liberties.len() == 1;
+        for &p in &liberties {
+            let safe = captures || !board.is_self_atari(color, p);
+            if safe && game.is_legal(color, Move::Play(p)) && !points.iter().any(|&(_, q)| q == p) {
+                points.push((liberties.len(), p));
+            }
+        }
     }
-    let score = game.score(&ownership::judge(game));
-    score.result().winner() == Some(color)
+    points.sort_by_key(|&(liberties, _)| liberties);
+    points.into_iter().map(|(_, p)| p).collect()
+}
+
+/// The cleanup move. When the opponent has just passed, nothing threatens and the only
+/// business left is the dead stones: the capturing move the search simulated most (a losing
+/// search would rather invade, a winning one fill its own area). When he played on, the
+/// search's best move if a capturing move is clearly worse (an answer to his threat), else
+/// that capturing move. Never a pass while `targets` remain.
+fn cleanup_choice(result: &SearchResult, targets: &[Point], opponent_passed: bool) -> Move {
+    let is_target = |mv: Move| matches!(mv, Move::Play(p) if targets.contains(&p));
+    let good_enough = |winrate: f64| opponent_passed || winrate >= result.winrate - CLEANUP_SLACK;
+    let capture = result
+        .candidates
+        .iter()
+        .find(|c| is_target(c.mv) && good_enough(c.winrate));
+    match (capture, targets.first()) {
+        (Some(c), _) => c.mv,
+        (None, Some(&p)) if opponent_passed || result.best == Move::Pass => Move::Play(p),
+        (None, _) => result.best,
+    }
 }
 
 impl Player for MctsPlayer {
@@ -307,7 +356,20 @@ impl Player for MctsPlayer {
         clock: &Clock,
         watch: Watch<'_>,
     ) -> Choice {
-        if mode != Mode::Cleanup && passing_wins(game, color) {
+        // Cleanup takes the opponent's dead stones off the board, then passes as soon as the
+        // opponent does; with none left to take it plays like `genmove`.
+        let targets = if mode == Mode::Cleanup {
+            cleanup_points(game, color)
+        } else {
+            Vec::new()
+        };
+        let done = targets.is_empty()
+            && if mode == Mode::Cleanup {
+                opponent_passed(game, color)
+            } else {
+                passing_wins(game, color)
+            };
+        if done {
             return Choice::Move(Move::Pass);
         }
         let result = if mode == Mode::Regression {
@@ -331,11 +393,8 @@ impl Player for MctsPlayer {
         } else {
             result.best
         };
-        if mode == Mode::Cleanup && mv == Move::Pass {
-            // Cleanup plays on: pass only when no other move is worth anything.
-            if let Some(c) = result.candidates.iter().find(|c| c.mv != Move::Pass) {
-                mv = c.mv;
-            }
+        if !targets.is_empty() {
+            mv = cleanup_choice(&result, &targets, opponent_passed(game, color));
         }
         if !game.is_legal(color, mv) {
             mv = Move::Pass;

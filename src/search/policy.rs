@@ -13,7 +13,7 @@
 use super::patterns;
 use crate::board::tactics::SmallSet;
 use crate::board::Board;
-use crate::coord::{Color, Move, Point};
+use crate::coord::{Color, Move, Point, PointSet};
 use crate::playout::area_lead;
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -47,16 +47,39 @@ impl PolicyConfig {
     };
 }
 
+/// Empty points where each colour may not play in a playout, except to capture or to save
+/// a chain in atari. The dead-stone judge forbids each side the points its quick estimate
+/// found clearly the opponent's: in free play the owner of a big area tenukis half the time
+/// while the invader keeps adding stones, so that dead stones live in many playouts; once
+/// the invader cannot wander in, they die as they would in a game. The normal search
+/// forbids nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Forbidden([PointSet; 2]);
+
+impl Forbidden {
+    /// Forbids `color` to play on `p`.
+    pub fn forbid(&mut self, color: Color, p: Point) {
+        self.0[color.index()].insert(p);
+    }
+
+    #[inline]
+    pub fn allows(&self, color: Color, p: Point) -> bool {
+        !self.0[color.index()].contains(p)
+    }
+}
+
 /// The moves of one simulation, in order, for the AMAF statistics.
 pub type MoveRecord = Vec<(Point, Color)>;
 
 /// Plays `board` out from `to_move` (the opponent's last move being `last`) until two
-/// passes, recording every stone played. Returns Black's area lead on the final board.
+/// passes, recording every stone played and never playing where `forbidden` says (except
+/// atari answers). Returns Black's area lead on the final board.
 pub fn play_out(
     board: &mut Board,
     to_move: Color,
     last: Move,
     config: &PolicyConfig,
+    forbidden: &Forbidden,
     rng: &mut SmallRng,
     record: &mut MoveRecord,
 ) -> i32 {
@@ -66,7 +89,7 @@ pub fn play_out(
     let mut passes = 0;
     let mut moves = 0;
     while passes < 2 && moves < max_moves {
-        let mv = choose(board, color, last, config, rng);
+        let mv = choose(board, color, last, config, forbidden, rng);
         match mv {
             Move::Play(p) => {
                 board.place(color, p);
@@ -91,6 +114,7 @@ pub fn choose(
     color: Color,
     last: Move,
     config: &PolicyConfig,
+    forbidden: &Forbidden,
     rng: &mut SmallRng,
 ) -> Move {
     if let Move::Play(last) = last {
@@ -102,12 +126,14 @@ pub fn choose(
             }
             if config.pattern > 0.0 && rng.gen_bool(config.pattern) {
                 if let Some(p) = pick(&pattern_moves(board, color, last), rng) {
-                    return Move::Play(p);
+                    if forbidden.allows(color, p) {
+                        return Move::Play(p);
+                    }
                 }
             }
         }
     }
-    random_move(board, color, config, rng)
+    random_move(board, color, config, forbidden, rng)
 }
 
 fn pick<const N: usize>(set: &SmallSet<N>, rng: &mut SmallRng) -> Option<Point> {
@@ -161,9 +187,15 @@ pub fn pattern_moves(board: &Board, color: Color, last: Point) -> SmallSet<8> {
     moves
 }
 
-/// A random move that does not fill our own eye, refusing most self-ataris; `Pass` when
-/// nothing is left.
-fn random_move(board: &Board, color: Color, config: &PolicyConfig, rng: &mut SmallRng) -> Move {
+/// A random move that does not fill our own eye nor play where forbidden, refusing most
+/// self-ataris; `Pass` when nothing is left.
+fn random_move(
+    board: &Board,
+    color: Color,
+    config: &PolicyConfig,
+    forbidden: &Forbidden,
+    rng: &mut SmallRng,
+) -> Move {
     let empties = board.empty_points();
     let n = empties.len();
     if n == 0 {
@@ -172,7 +204,10 @@ fn random_move(board: &Board, color: Color, config: &PolicyConfig, rng: &mut Sma
     let mut i = rng.gen_range(0..n);
     for _ in 0..n {
         let p = empties[i];
-        if board.is_sensible(color, p) && !refuse_self_atari(board, color, p, config, rng) {
+        if forbidden.allows(color, p)
+            && board.is_sensible(color, p)
+            && !refuse_self_atari(board, color, p, config, rng)
+        {
             return Move::Play(p);
         }
         i += 1;
@@ -248,6 +283,7 @@ mod tests {
                 Color::Black,
                 Move::Play(p("C3")),
                 &PolicyConfig::HEAVY,
+                &Forbidden::default(),
                 &mut rng,
             ) == Move::Play(p("C2"))
             {
@@ -262,6 +298,7 @@ mod tests {
             Color::Black,
             Move::Pass,
             &PolicyConfig::HEAVY,
+            &Forbidden::default(),
             &mut rng,
             &mut record,
         );

@@ -119,3 +119,41 @@ pub fn lines_of(stdout: impl std::io::Read + Send + 'static) -> std::sync::mpsc:
     });
     lines
 }
+
+/// A game on a board drawn as rows from the top (`X` Black, `O` White, `.` empty, spaces
+/// ignored), with `to_move` to play and the ruleset's usual komi.
+pub fn diagram(rows: &[&str], rules: Ruleset, to_move: Color) -> Game {
+    let size = rows.len();
+    let mut game = Game::new(size, rules, rules.default_komi).expect("size");
+    let g = game.board().geometry();
+    let mut stones = Vec::new();
+    for (r, line) in rows.iter().enumerate() {
+        let cells: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+        assert_eq!(cells.len(), size, "row {r} of the diagram");
+        for (col, ch) in cells.into_iter().enumerate() {
+            let p = g.point(hoshi::coord::Vertex::new(col, size - 1 - r));
+            match ch {
+                'X' => stones.push((p, Color::Black)),
+                'O' => stones.push((p, Color::White)),
+                _ => {}
+            }
+        }
+    }
+    assert!(game.set_position(stones, to_move), "overlapping stones");
+    game
+}
+
+/// The points of `set`, as GTP names sorted by column then row, joined by spaces.
+pub fn names(game: &Game, set: &hoshi::coord::PointSet) -> String {
+    let g = game.board().geometry();
+    let mut vertices: Vec<_> = g.points().filter(|&p| set.contains(p)).collect();
+    vertices.sort_by_key(|&p| {
+        let v = g.vertex(p);
+        (v.col, v.row)
+    });
+    vertices
+        .iter()
+        .map(|&p| g.name(p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
