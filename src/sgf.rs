@@ -10,6 +10,10 @@
 //! Setup stones in the root with HA become the game's handicap (so that the ruleset's
 //! handicap bonus applies); other setup stones replace the position, and setup in the middle
 //! of the game replaces it too, forgetting the moves before (they can no longer be undone).
+//!
+//! The root's game-info properties (players, date, event, result…) are kept as text, so
+//! that a tool that rewrites a game (`hoshi analyze`) can give them back with
+//! [`write_annotated`], beside its own properties on the root and on each move.
 
 use crate::board::Illegal;
 use crate::coord::{Color, Move, Point, Vertex, MAX_SIZE, MIN_SIZE};
@@ -72,8 +76,17 @@ pub struct GameRecord {
     pub handicap: usize,
     pub rules: Option<String>,
     pub result: Option<String>,
+    /// The root's [`GAME_INFO`] properties (first value each, untrimmed), in file order:
+    /// what a rewritten file must carry over that the game itself does not hold.
+    pub info: Vec<(String, String)>,
     pub events: Vec<Event>,
 }
+
+/// FF[4]'s game-info properties but RU, which [`write`] derives from the rules in force.
+pub const GAME_INFO: [&str; 20] = [
+    "AN", "BR", "BT", "CP", "DT", "EV", "GN", "GC", "ON", "OT", "PB", "PC", "PW", "RE", "RO", "SO",
+    "TM", "US", "WR", "WT",
+];
 
 /// Reads the main line of the first game tree of an SGF collection.
 pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
@@ -86,6 +99,7 @@ pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
         handicap: number::<usize>(root, "HA")?.unwrap_or(0),
         rules: text_value(root, "RU"),
         result: text_value(root, "RE"),
+        info: game_info(root),
         events: Vec::new(),
     };
     for node in &nodes {
@@ -271,6 +285,13 @@ fn text_value(node: &Node, name: &str) -> Option<String> {
     first_value(node, name)
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
+}
+
+fn game_info(root: &Node) -> Vec<(String, String)> {
+    root.iter()
+        .filter(|(name, _)| GAME_INFO.contains(&name.as_str()))
+        .filter_map(|(name, values)| Some((name.clone(), values.first()?.clone())))
+        .collect()
 }
 
 /// A number property; an empty value counts as absent.
@@ -477,6 +498,21 @@ const MOVES_PER_LINE: usize = 10;
 /// stones (handicap or setup), then every move. Never contains an empty line, so it can
 /// travel as a GTP answer.
 pub fn write(game: &Game, result: Option<GameResult>) -> String {
+    write_annotated(game, result, &Annotations::default())
+}
+
+/// Properties a tool adds to a game's file: (name, value) pairs, values unescaped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Annotations {
+    /// Added to the root after the game's own properties (e.g. [`GameRecord::info`]).
+    pub root: Vec<(String, String)>,
+    /// Added to the node of each move, by index in the game's history (missing: none).
+    pub moves: Vec<Vec<(String, String)>>,
+}
+
+/// Like [`write`], with the properties of `notes` added; a move that has some starts a
+/// line of its own. Empty lines appear only if a value holds one.
+pub fn write_annotated(game: &Game, result: Option<GameResult>, notes: &Annotations) -> String {
     let size = game.size();
     let mut out = format!(
         "(;FF[4]GM[1]CA[UTF-8]AP[hoshi:{}]SZ[{size}]KM[{}]RU[{}]",
@@ -488,8 +524,10 @@ pub fn write(game: &Game, result: Option<GameResult>) -> String {
         out.push_str(&format!("RE[{}]", escape(&result.to_string())));
     }
     out.push_str(&start_position(game));
+    out.push_str(&properties(&notes.root));
     for (i, turn) in game.history().iter().enumerate() {
-        if i % MOVES_PER_LINE == 0 {
+        let added = notes.moves.get(i).map_or(&[][..], Vec::as_slice);
+        if i % MOVES_PER_LINE == 0 || !added.is_empty() {
             out.push('\n');
         }
         let point = match turn.mv {
@@ -497,9 +535,18 @@ pub fn write(game: &Game, result: Option<GameResult>) -> String {
             Move::Play(p) => game.board().geometry().vertex(p).to_sgf(size),
         };
         out.push_str(&format!(";{}[{point}]", turn.color.letter()));
+        out.push_str(&properties(added));
     }
     out.push_str(")\n");
     out
+}
+
+/// `NAME[value]` for each property, values escaped.
+fn properties(props: &[(String, String)]) -> String {
+    props
+        .iter()
+        .map(|(name, value)| format!("{name}[{}]", escape(value)))
+        .collect()
 }
 
 /// The root's setup: HA and AB for a handicap, else AB/AW/PL for a set-up position.
