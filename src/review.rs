@@ -35,8 +35,8 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
 
-    /// Playouts a position [default: 10,000 on 9x9, as many more on a larger board as it has
-    /// more points].
+    /// Playouts a position [default: 10,000 on 9x9, in proportion to the side on other
+    /// boards: 14,400 on 13x13, 21,100 on 19x19].
     #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..))]
     pub playouts: Option<u64>,
 
@@ -226,12 +226,12 @@ impl Plan {
     }
 }
 
-/// Playouts a position when none are given: [`BASE_PLAYOUTS`] on 9x9 and in proportion to
-/// the number of points on other boards, so that each candidate move gets about as many
-/// simulations (rounded to hundreds).
+/// Playouts a position when none are given: [`BASE_PLAYOUTS`] on 9x9, and in proportion to
+/// the side of other boards (rounded to hundreds). A larger board has more candidate moves
+/// but also longer playouts: in proportion to the points, a 19x19 review took 10 s a
+/// position on two busy cores, over half an hour for a game.
 pub fn default_playouts(size: usize) -> u64 {
-    let points = (size * size) as u64;
-    ((BASE_PLAYOUTS * points / 81 + 50) / 100 * 100).max(100)
+    ((BASE_PLAYOUTS * size as u64 / 9 + 50) / 100 * 100).max(100)
 }
 
 /// What the search thinks of one position.
@@ -287,23 +287,19 @@ fn review(search: &mut Search, game: &Game, budget: Budget) -> Result<Vec<Verdic
     Ok(verdicts)
 }
 
-/// One search of `game` for `color`. The score lead is the best move's in the search's last
-/// report to its watcher, which comes when the search ends (or a few milliseconds before,
-/// when it ends while being watched): the result itself has no score.
+/// One search of `game` for `color`. The score lead and the moves searched come from the
+/// search's last report to its watcher, which comes when the search ends (or a few
+/// milliseconds before, when it ends during the report): the result itself has no score.
+/// A search too short for any report (a handful of playouts) gives no score.
 fn judge(search: &mut Search, game: &Game, color: Color, budget: Budget) -> Verdict {
     let mut last: Vec<MoveInfo> = Vec::new();
     let result = search.run_watched(game, color, budget, &mut |progress| {
         last = progress.moves();
         true
     });
-    let best_visits = last
-        .iter()
-        .find(|info| info.mv == result.best)
-        .map_or(0, |info| info.visits);
-    let lead = last
-        .iter()
-        .find(|info| info.mv == result.best)
-        .map(|info| info.score_lead);
+    let best = last.iter().find(|info| info.mv == result.best);
+    let best_visits = best.map_or(0, |info| info.visits);
+    let lead = best.map(|info| info.score_lead);
     let black = color == Color::Black;
     Verdict {
         best: result.best,
@@ -534,9 +530,9 @@ mod tests {
     #[test]
     fn default_budget_grows_with_the_board() {
         assert_eq!(default_playouts(9), 10_000);
-        assert_eq!(default_playouts(13), 20_900);
-        assert_eq!(default_playouts(19), 44_600);
-        assert_eq!(default_playouts(2), 500);
+        assert_eq!(default_playouts(13), 14_400);
+        assert_eq!(default_playouts(19), 21_100);
+        assert_eq!(default_playouts(2), 2_200);
     }
 
     #[test]

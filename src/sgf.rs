@@ -633,6 +633,25 @@ mod tests {
     }
 
     #[test]
+    fn game_info_and_annotations_are_written_back() {
+        let record = parse("(;SZ[5]PB[A \\] B]RE[W+R]C[skipped];B[cc];W[])").unwrap();
+        assert_eq!(
+            record.info,
+            [("PB".into(), "A ] B".into()), ("RE".into(), "W+R".into())]
+        );
+        let game = record.replay(Ruleset::FRENCH, 7.5, None).unwrap();
+        let notes = Annotations {
+            root: record.info.clone(),
+            moves: vec![vec![], vec![("C".into(), "a \\ b ] c".into())]],
+        };
+        let text = write_annotated(&game, None, &notes);
+        assert!(text.contains("PB[A \\] B]RE[W+R]"), "{text}");
+        assert!(text.ends_with(";B[cc]\n;W[]C[a \\\\ b \\] c])\n"), "{text}");
+        let again = parse(&text).unwrap();
+        assert_eq!((again.info, again.events), (record.info, record.events));
+    }
+
+    #[test]
     fn malformed_files_are_refused() {
         for text in [
             "",

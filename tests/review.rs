@@ -175,6 +175,22 @@ fn every_move_gets_a_win_rate_and_a_comment_and_the_blunder_is_flagged() {
 }
 
 #[test]
+fn the_same_seed_gives_the_same_win_rates() {
+    let win_rates = |name: &str| -> Vec<String> {
+        let dir = scratch(name);
+        let text = review(&dir, BLUNDER_GAME, "500");
+        fs::remove_dir_all(&dir).ok();
+        nodes(&text)
+            .iter()
+            .filter_map(|n| property(n, "SBKV").map(String::from))
+            .collect()
+    };
+    let first = win_rates("seed-a");
+    assert_eq!(first.len(), 13);
+    assert_eq!(first, win_rates("seed-b"));
+}
+
+#[test]
 fn handicap_stones_and_the_turn_carry_over() {
     let dir = scratch("handicap");
     let game = "(;SZ[9]KM[0.5]HA[2]AB[cc][gg];W[ee];B[ce];W[ge])";
