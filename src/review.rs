@@ -5,7 +5,8 @@
 //! without an engine attached) and a comment: win rate and score from Black's side, the
 //! move hoshi prefers in the position before, and what the move played lost against it.
 //! Mistakes are flagged (SGF's bad-move mark `BM` and the word "Mistake" in the comment),
-//! and the root comment sums up the largest losses of each side.
+//! and the root comment sums up the largest losses of each side. The file's game-info and
+//! comments are kept; its variations are not.
 //!
 //! One [`Search`] reviews the whole game, so the tree grown for a position carries over to
 //! the next one (the search re-roots it by itself when the game continues). Progress goes to
@@ -131,19 +132,27 @@ fn load(args: &AnalyzeArgs) -> Result<(GameRecord, Game), String> {
     let game = record
         .replay(rules, komi, None)
         .map_err(|why| format!("{file}: {why}"))?;
+    let skipped = skipped_moves(&record, &game);
+    if skipped > 0 {
+        log::warn!(
+            "{file}: stones are set up in the middle of the game: the review starts there, \
+             at move {} of {}",
+            skipped + 1,
+            skipped + game.move_number()
+        );
+    }
+    Ok((record, game))
+}
+
+/// The moves of the file that the game no longer holds: those before stones set up in the
+/// middle of the game, which replace the position.
+fn skipped_moves(record: &GameRecord, game: &Game) -> usize {
     let in_file = record
         .events
         .iter()
         .filter(|e| matches!(e, sgf::Event::Move(..)))
         .count();
-    if in_file != game.move_number() {
-        log::warn!(
-            "{file}: stones are set up in the middle of the game: the review starts there, \
-             at move {} of {in_file}",
-            in_file - game.move_number() + 1
-        );
-    }
-    Ok((record, game))
+    in_file.saturating_sub(game.move_number())
 }
 
 /// `--out`, or FILE-hoshi.sgf beside FILE; refused when it is the game's own file.
@@ -415,21 +424,23 @@ fn judged_moves(game: &Game, verdicts: &[Verdict]) -> Vec<Judged> {
 
 /// The properties the review adds: the game-info of the file, the summary and the first
 /// position's `SBKV` on the root; `SBKV`, the comment and, for a mistake, `BM` on each move.
+/// The file's own comments follow the review's.
 fn annotate(record: &GameRecord, game: &Game, verdicts: &[Verdict], plan: &Plan) -> Annotations {
     let judged = judged_moves(game, verdicts);
+    let (root_comments, move_comments) = own_comments(record, game);
     let mut root = record.info.clone();
     if let Some(first) = verdicts.first() {
         root.push(sbkv(first));
     }
-    root.push(("C".into(), summary(game, &judged, plan)));
+    let summary = summary(game, &judged, plan);
+    root.push(("C".into(), with_own(summary, &root_comments)));
     let moves = judged
         .iter()
         .zip(verdicts.windows(2))
-        .map(|(judged, pair)| {
-            let mut props = vec![
-                sbkv(&pair[1]),
-                ("C".into(), comment(game, judged, &pair[0], &pair[1])),
-            ];
+        .zip(&move_comments)
+        .map(|((judged, pair), own)| {
+            let comment = comment(game, judged, &pair[0], &pair[1]);
+            let mut props = vec![sbkv(&pair[1]), ("C".into(), with_own(comment, own))];
             if judged.is_mistake() {
                 props.push(("BM".into(), "1".into()));
             }
@@ -437,6 +448,29 @@ fn annotate(record: &GameRecord, game: &Game, verdicts: &[Verdict], plan: &Plan)
         })
         .collect();
     Annotations { root, moves }
+}
+
+/// The file's comments: those for the root (the root's own, and any before the position
+/// the review starts from), and those of each move of the game.
+fn own_comments<'a>(record: &'a GameRecord, game: &Game) -> (Vec<&'a str>, Vec<Vec<&'a str>>) {
+    let skipped = skipped_moves(record, game);
+    let mut root = Vec::new();
+    let mut moves = vec![Vec::new(); game.move_number()];
+    for (after, text) in &record.comments {
+        match after.checked_sub(skipped + 1) {
+            Some(index) if index < moves.len() => moves[index].push(text.as_str()),
+            _ => root.push(text.as_str()),
+        }
+    }
+    (root, moves)
+}
+
+/// The review's text, then the file's own comments, a blank line apart.
+fn with_own(review: String, own: &[&str]) -> String {
+    std::iter::once(review.as_str())
+        .chain(own.iter().copied())
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
 /// Black's win rate in percent, as Sabaki writes it.

@@ -11,9 +11,9 @@
 //! handicap bonus applies); other setup stones replace the position, and setup in the middle
 //! of the game replaces it too, forgetting the moves before (they can no longer be undone).
 //!
-//! The root's game-info properties (players, date, event, result…) are kept as text, so
-//! that a tool that rewrites a game (`hoshi analyze`) can give them back with
-//! [`write_annotated`], beside its own properties on the root and on each move.
+//! The root's game-info properties (players, date, event, result…) and the comments are
+//! kept as text, so that a tool that rewrites a game (`hoshi analyze`) can give them back
+//! with [`write_annotated`], beside its own properties on the root and on each move.
 
 use crate::board::Illegal;
 use crate::coord::{Color, Move, Point, Vertex, MAX_SIZE, MIN_SIZE};
@@ -79,6 +79,9 @@ pub struct GameRecord {
     /// The root's [`GAME_INFO`] properties (first value each, untrimmed), in file order:
     /// what a rewritten file must carry over that the game itself does not hold.
     pub info: Vec<(String, String)>,
+    /// The comments (C) of the main line, each with the number of moves played up to its
+    /// node (0: the root's, or a node before the first move).
+    pub comments: Vec<(usize, String)>,
     pub events: Vec<Event>,
 }
 
@@ -100,16 +103,21 @@ pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
         rules: text_value(root, "RU"),
         result: text_value(root, "RE"),
         info: game_info(root),
+        comments: Vec::new(),
         events: Vec::new(),
     };
+    let mut moves = 0;
     for node in &nodes {
-        record.events.extend(node_events(node, size)?);
+        let events = node_events(node, size)?;
+        moves += events
+            .iter()
+            .filter(|e| matches!(e, Event::Move(..)))
+            .count();
+        if let Some(text) = first_value(node, "C").filter(|t| !t.trim().is_empty()) {
+            record.comments.push((moves, text.to_string()));
+        }
+        record.events.extend(events);
     }
-    let moves = record
-        .events
-        .iter()
-        .filter(|e| matches!(e, Event::Move(..)))
-        .count();
     if moves > MAX_MOVES {
         return Err(SgfError::BadValue(format!("{moves} moves")));
     }
@@ -634,10 +642,14 @@ mod tests {
 
     #[test]
     fn game_info_and_annotations_are_written_back() {
-        let record = parse("(;SZ[5]PB[A \\] B]RE[W+R]C[skipped];B[cc];W[])").unwrap();
+        let record = parse("(;SZ[5]PB[A \\] B]RE[W+R]C[hi];B[cc];W[]C[two])").unwrap();
         assert_eq!(
             record.info,
             [("PB".into(), "A ] B".into()), ("RE".into(), "W+R".into())]
+        );
+        assert_eq!(
+            record.comments,
+            [(0, "hi".to_string()), (2, "two".to_string())]
         );
         let game = record.replay(Ruleset::FRENCH, 7.5, None).unwrap();
         let notes = Annotations {

@@ -11,8 +11,8 @@ use std::process::{Command, Output};
 
 /// Twelve moves; move 11 (B A9) leaves D5-E5 in atari, and move 12 (W F5) takes them.
 const BLUNDER_GAME: &str = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[Alice]PW[Bob \\] Smith]\
-DT[2026-11-29]RE[W+R]\n;B[de];W[df];B[ee];W[ef];B[gf];W[dd];B[gd];W[ed];B[cc];W[ce]\
-;B[aa];W[fe])";
+DT[2026-11-29]RE[W+R]C[A friendly game]\n;B[de];W[df];B[ee];W[ef];B[gf];W[dd];B[gd];W[ed]\
+;B[cc];W[ce];B[aa]C[Black: \"safe \\]\"];W[fe])";
 
 /// The blunder, counted from 1.
 const BLUNDER: usize = 11;
@@ -151,6 +151,10 @@ fn every_move_gets_a_win_rate_and_a_comment_and_the_blunder_is_flagged() {
     assert_eq!(property(blunder, "BM"), Some("1"), "{blunder:?}");
     let comment = property(blunder, "C").unwrap_or_default();
     assert!(comment.contains("Mistake: Black loses"), "{comment}");
+    assert!(
+        comment.ends_with("\n\nBlack: \"safe ]\""),
+        "own comment lost: {comment}"
+    );
     // hoshi would have saved the stones (F5) rather than play the 1-1 point.
     assert!(comment.contains("hoshi: F5"), "{comment}");
     // The capture that follows is no mistake.
