@@ -155,7 +155,8 @@ fn skipped_moves(record: &GameRecord, game: &Game) -> usize {
     in_file.saturating_sub(game.move_number())
 }
 
-/// `--out`, or FILE-hoshi.sgf beside FILE; refused when it is the game's own file.
+/// `--out`, or FILE-hoshi.sgf beside FILE; refused when it is the game's own file, or in a
+/// directory that does not exist (found before the review rather than after it).
 fn output_path(args: &AnalyzeArgs) -> Result<PathBuf, String> {
     let out = args
         .out
@@ -166,6 +167,10 @@ fn output_path(args: &AnalyzeArgs) -> Result<PathBuf, String> {
             "{} is the game itself: give another --out",
             out.display()
         ));
+    }
+    let dir = out.parent().filter(|d| !d.as_os_str().is_empty());
+    if dir.is_some_and(|d| !d.is_dir()) {
+        return Err(format!("cannot write {}: no such directory", out.display()));
     }
     Ok(out)
 }

@@ -252,6 +252,9 @@ fn bad_input_fails_with_a_message_and_writes_nothing() {
     fs::write(&input, BLUNDER_GAME).expect("written");
     let same = input.to_str().expect("path");
     refused(&dir, &input, &["--out", same], "the game itself");
+    let nowhere = dir.join("no-such-dir").join("out.sgf");
+    let nowhere = nowhere.to_str().expect("path");
+    refused(&dir, &input, &["--out", nowhere], "no such directory");
     assert_eq!(fs::read_to_string(&input).expect("input"), BLUNDER_GAME);
     fs::remove_dir_all(&dir).ok();
 }
