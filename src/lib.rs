@@ -13,6 +13,7 @@ pub mod handicap; // fixed handicap tables (GTP §4.1.1) and free placement
 pub mod ownership; // Monte Carlo ownership: dead stones, seki, score estimates
 pub mod player; // the Player trait behind genmove, strength levels, the random baseline player
 pub mod playout; // uniform random playouts that never fill their own eyes
+pub mod review; // `hoshi analyze`: every position of a game searched, the SGF annotated for Sabaki
 pub mod rules; // the Ruleset value type and its presets (French by default)
 pub mod score; // area and territory scoring given dead stones; results like B+3.5
 pub mod search; // Monte Carlo tree search with RAVE, priors, heavy playouts, threads

@@ -93,6 +93,9 @@ enum Subcommand {
     /// Play a match between two GTP engines (in the spirit of gogui-twogtp) and report win
     /// rates and Elo.
     Match(hoshi::arena::MatchArgs),
+    /// Review a game: annotate every move of an SGF file with the win rate, the score and
+    /// hoshi's preferred move, and write the annotated SGF (Sabaki graphs the win rate).
+    Analyze(hoshi::review::AnalyzeArgs),
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -153,8 +156,10 @@ fn main() -> ExitCode {
         eprintln!("hoshi: cannot open the log file: {why}");
         return ExitCode::FAILURE;
     }
-    if let Some(Subcommand::Match(args)) = &cli.command {
-        return hoshi::arena::command(args);
+    match &cli.command {
+        Some(Subcommand::Match(args)) => return hoshi::arena::command(args),
+        Some(Subcommand::Analyze(args)) => return hoshi::review::command(args),
+        None => {}
     }
     let settings = cli.settings();
     log::info!(

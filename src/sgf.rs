@@ -10,6 +10,10 @@
 //! Setup stones in the root with HA become the game's handicap (so that the ruleset's
 //! handicap bonus applies); other setup stones replace the position, and setup in the middle
 //! of the game replaces it too, forgetting the moves before (they can no longer be undone).
+//!
+//! The root's game-info properties (players, date, event, result…) and the comments are
+//! kept as text, so that a tool that rewrites a game (`hoshi analyze`) can give them back
+//! with [`write_annotated`], beside its own properties on the root and on each move.
 
 use crate::board::Illegal;
 use crate::coord::{Color, Move, Point, Vertex, MAX_SIZE, MIN_SIZE};
@@ -72,8 +76,20 @@ pub struct GameRecord {
     pub handicap: usize,
     pub rules: Option<String>,
     pub result: Option<String>,
+    /// The root's [`GAME_INFO`] properties (first value each, untrimmed), in file order:
+    /// what a rewritten file must carry over that the game itself does not hold.
+    pub info: Vec<(String, String)>,
+    /// The comments (C) of the main line, each with the number of moves played up to its
+    /// node (0: the root's, or a node before the first move).
+    pub comments: Vec<(usize, String)>,
     pub events: Vec<Event>,
 }
+
+/// FF[4]'s game-info properties but RU, which [`write`] derives from the rules in force.
+pub const GAME_INFO: [&str; 20] = [
+    "AN", "BR", "BT", "CP", "DT", "EV", "GN", "GC", "ON", "OT", "PB", "PC", "PW", "RE", "RO", "SO",
+    "TM", "US", "WR", "WT",
+];
 
 /// Reads the main line of the first game tree of an SGF collection.
 pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
@@ -86,16 +102,22 @@ pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
         handicap: number::<usize>(root, "HA")?.unwrap_or(0),
         rules: text_value(root, "RU"),
         result: text_value(root, "RE"),
+        info: game_info(root),
+        comments: Vec::new(),
         events: Vec::new(),
     };
+    let mut moves = 0;
     for node in &nodes {
-        record.events.extend(node_events(node, size)?);
+        let events = node_events(node, size)?;
+        moves += events
+            .iter()
+            .filter(|e| matches!(e, Event::Move(..)))
+            .count();
+        if let Some(text) = first_value(node, "C").filter(|t| !t.trim().is_empty()) {
+            record.comments.push((moves, text.to_string()));
+        }
+        record.events.extend(events);
     }
-    let moves = record
-        .events
-        .iter()
-        .filter(|e| matches!(e, Event::Move(..)))
-        .count();
     if moves > MAX_MOVES {
         return Err(SgfError::BadValue(format!("{moves} moves")));
     }
@@ -271,6 +293,13 @@ fn text_value(node: &Node, name: &str) -> Option<String> {
     first_value(node, name)
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
+}
+
+fn game_info(root: &Node) -> Vec<(String, String)> {
+    root.iter()
+        .filter(|(name, _)| GAME_INFO.contains(&name.as_str()))
+        .filter_map(|(name, values)| Some((name.clone(), values.first()?.clone())))
+        .collect()
 }
 
 /// A number property; an empty value counts as absent.
@@ -477,6 +506,21 @@ const MOVES_PER_LINE: usize = 10;
 /// stones (handicap or setup), then every move. Never contains an empty line, so it can
 /// travel as a GTP answer.
 pub fn write(game: &Game, result: Option<GameResult>) -> String {
+    write_annotated(game, result, &Annotations::default())
+}
+
+/// Properties a tool adds to a game's file: (name, value) pairs, values unescaped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Annotations {
+    /// Added to the root after the game's own properties (e.g. [`GameRecord::info`]).
+    pub root: Vec<(String, String)>,
+    /// Added to the node of each move, by index in the game's history (missing: none).
+    pub moves: Vec<Vec<(String, String)>>,
+}
+
+/// Like [`write`], with the properties of `notes` added; a move that has some starts a
+/// line of its own. Empty lines appear only if a value holds one.
+pub fn write_annotated(game: &Game, result: Option<GameResult>, notes: &Annotations) -> String {
     let size = game.size();
     let mut out = format!(
         "(;FF[4]GM[1]CA[UTF-8]AP[hoshi:{}]SZ[{size}]KM[{}]RU[{}]",
@@ -488,8 +532,10 @@ pub fn write(game: &Game, result: Option<GameResult>) -> String {
         out.push_str(&format!("RE[{}]", escape(&result.to_string())));
     }
     out.push_str(&start_position(game));
+    out.push_str(&properties(&notes.root));
     for (i, turn) in game.history().iter().enumerate() {
-        if i % MOVES_PER_LINE == 0 {
+        let added = notes.moves.get(i).map_or(&[][..], Vec::as_slice);
+        if i % MOVES_PER_LINE == 0 || !added.is_empty() {
             out.push('\n');
         }
         let point = match turn.mv {
@@ -497,9 +543,18 @@ pub fn write(game: &Game, result: Option<GameResult>) -> String {
             Move::Play(p) => game.board().geometry().vertex(p).to_sgf(size),
         };
         out.push_str(&format!(";{}[{point}]", turn.color.letter()));
+        out.push_str(&properties(added));
     }
     out.push_str(")\n");
     out
+}
+
+/// `NAME[value]` for each property, values escaped.
+fn properties(props: &[(String, String)]) -> String {
+    props
+        .iter()
+        .map(|(name, value)| format!("{name}[{}]", escape(value)))
+        .collect()
 }
 
 /// The root's setup: HA and AB for a handicap, else AB/AW/PL for a set-up position.
@@ -583,6 +638,29 @@ mod tests {
             big.events[0],
             Event::Move(Color::White, Some(Vertex::new(19, 1)))
         );
+    }
+
+    #[test]
+    fn game_info_and_annotations_are_written_back() {
+        let record = parse("(;SZ[5]PB[A \\] B]RE[W+R]C[hi];B[cc];W[]C[two])").unwrap();
+        assert_eq!(
+            record.info,
+            [("PB".into(), "A ] B".into()), ("RE".into(), "W+R".into())]
+        );
+        assert_eq!(
+            record.comments,
+            [(0, "hi".to_string()), (2, "two".to_string())]
+        );
+        let game = record.replay(Ruleset::FRENCH, 7.5, None).unwrap();
+        let notes = Annotations {
+            root: record.info.clone(),
+            moves: vec![vec![], vec![("C".into(), "a \\ b ] c".into())]],
+        };
+        let text = write_annotated(&game, None, &notes);
+        assert!(text.contains("PB[A \\] B]RE[W+R]"), "{text}");
+        assert!(text.ends_with(";B[cc]\n;W[]C[a \\\\ b \\] c])\n"), "{text}");
+        let again = parse(&text).unwrap();
+        assert_eq!((again.info, again.events), (record.info, record.events));
     }
 
     #[test]
