@@ -15,6 +15,7 @@ use crate::search::player::{MctsPlayer, Overrides};
 use crate::sgf::{self, SgfError};
 use std::io::Read;
 use std::path::Path;
+use std::time::Instant;
 
 /// What the command line sets.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,24 +128,38 @@ impl Engine {
         &self.clock
     }
 
-    pub fn clock_mut(&mut self) -> &mut Clock {
-        &mut self.clock
+    /// `time_left`: what the controller says `color` has left replaces the engine's own
+    /// reckoning.
+    pub fn set_time_left(&mut self, color: Color, seconds: f64, stones: u32) {
+        self.clock.set_left(color, seconds, stones);
+    }
+
+    /// Seconds the player would think on `color`'s next move; `None` when it thinks by
+    /// playouts alone.
+    pub fn time_budget(&self, color: Color) -> Option<f64> {
+        self.player.time_budget(&self.game, color, &self.clock)
     }
 
     /// A new game on an empty board of `size`; `false` (nothing changed) for a size outside
-    /// 2..=25. Komi, rules and time settings stay.
+    /// 2..=25. Komi, rules and time settings stay; both clocks start afresh.
     pub fn resize(&mut self, size: usize) -> bool {
         let done = self.game.resize(size);
         if done {
-            self.resigned = None;
+            self.new_game();
         }
         done
     }
 
-    /// A new game on the same board: komi, rules and time settings stay.
+    /// A new game on the same board: komi, rules and time settings stay; both clocks start
+    /// afresh.
     pub fn clear(&mut self) {
         self.game.clear();
+        self.new_game();
+    }
+
+    fn new_game(&mut self) {
         self.resigned = None;
+        self.clock.restart();
     }
 
     pub fn set_komi(&mut self, komi: f64) {
@@ -176,8 +191,24 @@ impl Engine {
         Ok(())
     }
 
-    /// The player's move for `color`, played unless `mode` is a regression query.
+    /// The player's move for `color`, played unless `mode` is a regression query. A move
+    /// played is charged to `color`'s clock: the time from the moment the engine was asked
+    /// (reading the GTP line takes microseconds) to the move being played.
     pub fn genmove(&mut self, color: Color, mode: Mode) -> Choice {
+        let started = Instant::now();
+        let choice = self.choose(color, mode);
+        if mode != Mode::Regression {
+            let seconds = started.elapsed().as_secs_f64();
+            self.clock.spend(color, seconds);
+            log::info!(
+                "{color} took {seconds:.3} s; left {}",
+                self.clock.left(color)
+            );
+        }
+        choice
+    }
+
+    fn choose(&mut self, color: Color, mode: Mode) -> Choice {
         let choice = self.player.choose(&self.game, color, mode, &self.clock);
         if mode == Mode::Regression {
             return choice;
