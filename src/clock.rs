@@ -67,6 +67,22 @@ impl TimeControl {
         }
     }
 
+    /// The arguments of GTP `time_settings` for this system (main time, byo-yomi time,
+    /// stones), which knows only Canadian byo-yomi: Japanese byo-yomi is told as a
+    /// Canadian period of one stone. `None` without a limit.
+    pub fn to_gtp(self) -> Option<(f64, f64, u32)> {
+        match self {
+            TimeControl::Unlimited => None,
+            TimeControl::Absolute { main } => Some((main, 0.0, 0)),
+            TimeControl::Byoyomi { main, period, .. } => Some((main, period, 1)),
+            TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            } => Some((main, period, stones)),
+        }
+    }
+
     /// The overtime after main time: the period's seconds and its count (Japanese periods,
     /// or Canadian stones); `None` for systems without one.
     fn overtime(self) -> Option<(f64, u32)> {
@@ -300,6 +316,29 @@ impl Clock {
         Some((share - LAG).max(0.0))
     }
 
+    /// The longest `color`'s next move may take before its time is up (the flag falls):
+    /// main time and every overtime period that is left; `None` when there is no limit.
+    pub fn available(&self, color: Color) -> Option<f64> {
+        let left = self.left(color);
+        let (period, count) = match self.control {
+            TimeControl::Unlimited => return None,
+            TimeControl::Absolute { .. } => return Some(left.seconds),
+            TimeControl::Byoyomi {
+                period, periods, ..
+            } => (period, periods),
+            // A Canadian period ends only when its stones are played: one move may take it
+            // all.
+            TimeControl::Canadian { period, .. } => (period, 1),
+        };
+        Some(if left.in_main() {
+            left.seconds + period * f64::from(count)
+        } else if matches!(self.control, TimeControl::Byoyomi { .. }) {
+            left.seconds + period * f64::from(left.stones.saturating_sub(1))
+        } else {
+            left.seconds
+        })
+    }
+
     /// The longest `color`'s next move may take without losing on time (or a byo-yomi
     /// period): a ceiling for budgets set on the command line (`--time`). `None` when
     /// there is no limit.
@@ -500,6 +539,25 @@ mod tests {
         let mut clock = Clock::new(TimeControl::Absolute { main: 10.0 });
         clock.spend(Black, 10.0);
         assert_eq!(clock.ceiling(Black, 81, 81), Some(0.0));
+    }
+
+    #[test]
+    fn the_flag_falls_when_every_period_is_gone() {
+        let mut clock = Clock::new(TimeControl::byoyomi(10.0, 5.0, 3));
+        assert_eq!(clock.available(Black), Some(25.0));
+        clock.spend(Black, 12.0);
+        assert_eq!(clock.available(Black), Some(15.0));
+        let mut clock = Clock::new(TimeControl::canadian(10.0, 30.0, 5));
+        assert_eq!(clock.available(White), Some(40.0));
+        clock.spend(White, 12.0);
+        assert_eq!(clock.available(White), Some(28.0));
+        let clock = Clock::new(TimeControl::Absolute { main: 7.5 });
+        assert_eq!(clock.available(White), Some(7.5));
+        assert_eq!(Clock::default().available(White), None);
+        assert_eq!(
+            TimeControl::byoyomi(60.0, 10.0, 3).to_gtp(),
+            Some((60.0, 10.0, 1))
+        );
     }
 
     #[test]

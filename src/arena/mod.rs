@@ -37,6 +37,7 @@ pub use results::Row;
 pub use settings::Settings;
 pub use stats::Tally;
 
+use crate::clock::TimeControl;
 use crate::rules::Ruleset;
 use program::Program;
 use progress::Progress;
@@ -108,6 +109,25 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 60.0)]
     pub move_timeout: f64,
 
+    /// A game clock for both engines: MAIN seconds of sudden death ("600"), or MAIN
+    /// seconds then PERIOD seconds for every STONES moves, Canadian byo-yomi
+    /// ("300+30/5", gogui-twogtp's -time in seconds), or "none". Each engine hears
+    /// `time_settings` at the start and `time_left` (whole seconds, rounded down) before
+    /// every `genmove`, if it lists them. An engine whose move takes longer than its clock
+    /// has left, with 0.1 s of tolerance for lag, loses on time (B+T, W+T); while it
+    /// thinks, its clock replaces --move-timeout.
+    #[arg(long, value_parser = parse_clock)]
+    pub clock: Option<TimeControl>,
+
+    /// The --black engine's own clock, overriding --clock (it follows the engine when
+    /// colours alternate); "none" for no clock.
+    #[arg(long, value_parser = parse_clock)]
+    pub black_clock: Option<TimeControl>,
+
+    /// The --white engine's own clock, overriding --clock.
+    #[arg(long, value_parser = parse_clock)]
+    pub white_clock: Option<TimeControl>,
+
     /// Games played at the same time (each with its own pair of engines).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     pub parallel: u16,
@@ -120,6 +140,44 @@ pub struct MatchArgs {
     /// Directory for the SGF files, results.tsv and the engines' logs.
     #[arg(long, default_value = "match")]
     pub out: PathBuf,
+}
+
+/// Reads a `--clock`: `none`, `MAIN` or `MAIN+PERIOD/STONES`, in seconds.
+pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+    let bad = || {
+        format!(
+            "bad clock {text:?}: expected MAIN seconds (\"600\"), MAIN+PERIOD/STONES \
+             (\"300+30/5\") or \"none\""
+        )
+    };
+    let seconds = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .ok_or_else(bad)
+    };
+    if text.trim().eq_ignore_ascii_case("none") {
+        return Ok(TimeControl::Unlimited);
+    }
+    let control = match text.split_once('+') {
+        None => TimeControl::Absolute {
+            main: seconds(text)?,
+        },
+        Some((main, overtime)) => {
+            let (period, stones) = overtime.split_once('/').ok_or_else(bad)?;
+            let stones = stones.trim().parse::<u32>().map_err(|_| bad())?;
+            let (main, period) = (seconds(main)?, seconds(period)?);
+            if period <= 0.0 || stones == 0 {
+                return Err(bad());
+            }
+            TimeControl::canadian(main, period, stones)
+        }
+    };
+    match control {
+        TimeControl::Absolute { main } if main <= 0.0 => Err(bad()),
+        _ => Ok(control),
+    }
 }
 
 /// A match once run (or resumed): every game in results.tsv, and the tally of them.
@@ -256,7 +314,10 @@ struct Plan {
 impl Plan {
     fn new(args: &MatchArgs) -> Result<Plan, String> {
         let komi = args.komi.unwrap_or(args.rules.default_komi);
-        let settings = Settings::new(
+        let clock = |own: Option<TimeControl>| {
+            own.or(args.clock).unwrap_or(TimeControl::Unlimited)
+        };
+        let mut settings = Settings::new(
             usize::from(args.size),
             args.rules,
             komi,
@@ -264,6 +325,7 @@ impl Plan {
             args.max_moves as usize,
             args.move_timeout,
         )?;
+        settings.clocks = [clock(args.black_clock), clock(args.white_clock)];
         let scorer = match &args.referee {
             Some(line) => Scorer::Referee(command_line::split(line)?),
             None => Scorer::Hoshi,
@@ -411,6 +473,7 @@ impl Plan {
         let played = play_game(
             &self.settings,
             commands.each_ref().map(Vec::as_slice),
+            seats.map(|engine| self.settings.clocks[engine]),
             &self.scorer,
             &open_log,
         );
