@@ -4,7 +4,9 @@
 //! Each game is refereed by hoshi's own rules ([`referee`]): the engines are started for
 //! the game, set up, asked for moves in turn, and every move is checked before the other
 //! engine hears of it; an illegal move, a crash, garbage or silence past `--move-timeout`
-//! loses the game, with the reason. Finished games are counted by hoshi or by a GTP
+//! loses the game, with the reason. With `--clock` each engine plays on a game clock
+//! (`time_settings` at the start, `time_left` before each move) and a move that overruns it
+//! loses on time. Finished games are counted by hoshi or by a GTP
 //! `--referee`, and each engine's own `final_score` is kept beside the result.
 //!
 //! In `--out DIR` every game is saved as `game-NNNN.sgf` and as one row of `results.tsv`
@@ -104,8 +106,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_moves: u32,
 
-    /// Seconds an engine may take to answer a command (genmove included); past it the
-    /// engine is killed and loses on time.
+    /// Seconds an engine may take to answer a command (genmove included, unless the engine
+    /// has a clock); past it the engine is killed and loses on time.
     #[arg(long, default_value_t = 60.0)]
     pub move_timeout: f64,
 
