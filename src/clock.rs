@@ -119,6 +119,9 @@ impl TimeControl {
     /// The clock of a player who had `left` and took `used` seconds for a move. Main time
     /// that runs out during the move passes into the overtime with what remains of the move.
     fn after(self, left: TimeLeft, used: f64) -> TimeLeft {
+        if self == TimeControl::Unlimited {
+            return left;
+        }
         let Some((period, count)) = self.overtime() else {
             return TimeLeft {
                 seconds: (left.seconds - used).max(0.0),
@@ -359,7 +362,10 @@ impl Clock {
 /// a tenth of the board, so that the endgame always keeps a reserve.
 pub fn moves_to_come(area: usize, empties: usize) -> usize {
     let (area, empties) = (area as f64, empties as f64);
-    ((empties - area / 5.0) / 2.0).max(area / 10.0).max(1.0).ceil() as usize
+    ((empties - area / 5.0) / 2.0)
+        .max(area / 10.0)
+        .max(1.0)
+        .ceil() as usize
 }
 
 /// How much thought a move deserves at a stage of the game, by the share of the board
@@ -489,7 +495,11 @@ mod tests {
         clock.spend(Black, 10.5);
         assert_eq!(clock.left(Black).to_string(), "10.000 2");
         clock.spend(Black, 25.0);
-        assert_eq!(clock.left(Black).to_string(), "10.000 1", "the last period stays");
+        assert_eq!(
+            clock.left(Black).to_string(),
+            "10.000 1",
+            "the last period stays"
+        );
         assert!(close(clock.budget(Black, 81, 30), 7.5));
         // KGS: time_left in byo-yomi gives the period's seconds and the periods left.
         clock.set_left(Black, 4.0, 2);
@@ -498,7 +508,10 @@ mod tests {
         assert_eq!(clock.budget(Black, 81, 30), Some(0.0));
         // Main time left is a plain share when it is the larger.
         clock.set_left(Black, 3000.0, 0);
-        assert!(close(clock.budget(Black, 81, 81), main_share(3000.0, 81, 81)));
+        assert!(close(
+            clock.budget(Black, 81, 81),
+            main_share(3000.0, 81, 81)
+        ));
     }
 
     #[test]

@@ -145,7 +145,8 @@ impl Scratch {
 
     /// What the engine playing `role` (`black`, `white`) wrote on stderr in game 1.
     fn log(&self, role: &str) -> String {
-        fs::read_to_string(self.out().join(format!("logs/game-0001-{role}.log"))).unwrap_or_default()
+        fs::read_to_string(self.out().join(format!("logs/game-0001-{role}.log")))
+            .unwrap_or_default()
     }
 
     fn sgf(&self, game: usize) -> String {
@@ -622,7 +623,10 @@ fn silence_past_the_move_timeout_loses_on_time() {
 fn clocks_are_read_like_gogui_twogtp_in_seconds() {
     use hoshi::arena::parse_clock;
     use hoshi::clock::TimeControl;
-    assert_eq!(parse_clock("600"), Ok(TimeControl::Absolute { main: 600.0 }));
+    assert_eq!(
+        parse_clock("600"),
+        Ok(TimeControl::Absolute { main: 600.0 })
+    );
     assert_eq!(parse_clock("2.5"), Ok(TimeControl::Absolute { main: 2.5 }));
     assert_eq!(
         parse_clock("300+30/5"),
@@ -641,17 +645,29 @@ fn clocks_are_read_like_gogui_twogtp_in_seconds() {
         })
     );
     assert_eq!(parse_clock("None"), Ok(TimeControl::Unlimited));
-    for bad in ["", "x", "0", "-5", "10+5", "10+0/5", "10+5/0", "10+5/x", "inf", "1+2/3/4"] {
+    for bad in [
+        "", "x", "0", "-5", "10+5", "10+0/5", "10+5/0", "10+5/x", "inf", "1+2/3/4",
+    ] {
         assert!(parse_clock(bad).is_err(), "{bad:?}");
     }
     let cli = Cli::try_parse_from([
-        "hoshi", "--black", "a", "--white", "b", "--clock", "60", "--white-clock", "none",
+        "hoshi",
+        "--black",
+        "a",
+        "--white",
+        "b",
+        "--clock",
+        "60",
+        "--white-clock",
+        "none",
     ])
     .expect("options");
     assert_eq!(cli.args.clock, Some(TimeControl::Absolute { main: 60.0 }));
     assert_eq!(cli.args.black_clock, None);
     assert_eq!(cli.args.white_clock, Some(TimeControl::Unlimited));
-    assert!(Cli::try_parse_from(["hoshi", "--black", "a", "--white", "b", "--clock", "1m"]).is_err());
+    assert!(
+        Cli::try_parse_from(["hoshi", "--black", "a", "--white", "b", "--clock", "1m"]).is_err()
+    );
 }
 
 #[test]
@@ -676,7 +692,11 @@ fn clocks_are_announced_and_told_before_every_move() {
         ],
         "whole seconds, rounded down, after the time each move took"
     );
-    assert_eq!(s.log("white").lines().count(), 1, "no clock, no time commands");
+    assert_eq!(
+        s.log("white").lines().count(),
+        1,
+        "no clock, no time commands"
+    );
 }
 
 #[test]
@@ -692,7 +712,8 @@ fn a_move_longer_than_the_clock_loses_on_time() {
     assert_eq!((row.result.to_string().as_str(), row.moves), ("W+T", 2));
     // Its clock had 0.4 s left: the arena stopped waiting 0.1 s after that.
     assert!(
-        row.reason.starts_with("Black ran out of time on `genmove b`: 0."),
+        row.reason
+            .starts_with("Black ran out of time on `genmove b`: 0."),
         "{}",
         row.reason
     );
@@ -710,7 +731,8 @@ fn a_silent_engine_is_stopped_by_its_clock_not_the_move_timeout() {
     let row = only_row(&summary);
     assert_eq!(row.result.to_string(), "W+T");
     assert!(
-        row.reason.starts_with("Black ran out of time on `genmove b`"),
+        row.reason
+            .starts_with("Black ran out of time on `genmove b`"),
         "{}",
         row.reason
     );

@@ -136,7 +136,10 @@ fn sudden_death_is_shared_out_and_time_left_wins() {
         ("hoshi-time_left b", "60.000 0"),
         ("hoshi-time_left w", "60.000 0"),
         // 10 moves played: 27 to come, 20 of them in the middle game (weight 1.5).
-        ("gogui-play_sequence b E5 w C3 b G7 w C7 b G3 w E3 b E7 w C5 b G5 w D4", ""),
+        (
+            "gogui-play_sequence b E5 w C3 b G7 w C7 b G3 w E3 b E7 w C5 b G5 w D4",
+            "",
+        ),
         ("hoshi-time_budget b", "2.327"),
     ]);
     // 19x19 with 10 minutes: the opening moves take a little over 1.6 s.

@@ -316,9 +316,7 @@ struct Plan {
 impl Plan {
     fn new(args: &MatchArgs) -> Result<Plan, String> {
         let komi = args.komi.unwrap_or(args.rules.default_komi);
-        let clock = |own: Option<TimeControl>| {
-            own.or(args.clock).unwrap_or(TimeControl::Unlimited)
-        };
+        let clock = |own: Option<TimeControl>| own.or(args.clock).unwrap_or(TimeControl::Unlimited);
         let mut settings = Settings::new(
             usize::from(args.size),
             args.rules,
