@@ -42,7 +42,7 @@
 
 # Every listed command is known.
 20 list_commands
-#? [protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\nclear_board\nkomi\nplay\ngenmove\nundo\nfixed_handicap\nplace_free_handicap\nset_free_handicap\ntime_settings\ntime_left\nfinal_score\nfinal_status_list\nloadsgf\nreg_genmove\nshowboard\nkgs-genmove_cleanup\nkgs-rules\nkgs-time_settings\nkgs-game_over\ngogui-analyze_commands\ngogui-interrupt\ngogui-play_sequence\ngg-undo\nprintsgf\ncputime\nget_komi\nis_legal\nall_legal\nlist_stones\ncaptures\ncolor\ncountlib\nfindlib\necho\nestimate_score\nhoshi-rules\nhoshi-level\nhoshi-param\nhoshi-ownership]
+#? [protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\nclear_board\nkomi\nplay\ngenmove\nundo\nfixed_handicap\nplace_free_handicap\nset_free_handicap\ntime_settings\ntime_left\nfinal_score\nfinal_status_list\nloadsgf\nreg_genmove\nshowboard\nkgs-genmove_cleanup\nkgs-rules\nkgs-time_settings\nkgs-game_over\ngogui-analyze_commands\ngogui-interrupt\ngogui-play_sequence\ngg-undo\nprintsgf\ncputime\nget_komi\nis_legal\nall_legal\nlist_stones\ncaptures\ncolor\ncountlib\nfindlib\necho\nestimate_score\nhoshi-rules\nhoshi-level\nhoshi-param\nhoshi-ownership\nhoshi-time_budget\nhoshi-time_left]
 
 21 known_command kgs-genmove_cleanup
 #? [true]
