@@ -4,8 +4,9 @@
 //! with `play`. An illegal move, a crash, an answer that is not a move, a refusal of a
 //! legal move or of the setup loses the game for that side by forfeit (`B+F`), and a
 //! time-out loses it on time (`B+T`), with the reason. With game clocks, a move that takes
-//! longer than its player's clock has left (beyond [`LAG_TOLERANCE`]) loses on time too. A game ends by resignation, by two
-//! passes in a row, or at the move limit; the last two are counted.
+//! longer than its player's clock has left (beyond [`LAG_TOLERANCE`]) loses on time too.
+//! A game ends by resignation, by two passes in a row, or at the move limit; the last two
+//! are counted.
 //!
 //! Programs are started afresh for every game rather than kept for the whole match (as
 //! gogui-twogtp does): a program that crashed or was killed for its silence needs no
@@ -41,8 +42,8 @@ pub struct Played {
 }
 
 /// Plays one game. `commands` are Black's and White's command lines, `clocks` their game
-/// clocks (`Unlimited` for none); `open_log` gives
-/// the stderr of the program playing a role (`black`, `white`, `referee`).
+/// clocks (`Unlimited` for none); `open_log` gives the stderr of the program playing a
+/// role (`black`, `white`, `referee`).
 pub fn play_game(
     settings: &Settings,
     commands: [&[String]; 2],
