@@ -445,6 +445,13 @@ fn sgf_records_hold_players_rules_result_and_time() {
         },
         reason: "White resigned".into(),
         seconds: [1.25, 3.5],
+        clock_left: vec![
+            None,
+            Some(hoshi::clock::TimeLeft {
+                seconds: 12.345,
+                stones: 3,
+            }),
+        ],
         claims: [None, None],
     };
     let header = Header {
@@ -470,6 +477,7 @@ fn sgf_records_hold_players_rules_result_and_time() {
         text.contains("GC[White resigned. Time used: Black 1.2 s, White 3.5 s, in 2 moves.]"),
         "{text}"
     );
+    assert!(text.contains(";B[cc];W[]WL[12.35]OW[3])"), "{text}");
     let record = hoshi::sgf::parse(&text).expect("our SGF reads back");
     assert_eq!(record.result.as_deref(), Some("B+R"));
     let replayed = record.replay(Ruleset::FRENCH, 7.5, None).expect("replay");
@@ -719,6 +727,12 @@ fn a_move_longer_than_the_clock_loses_on_time() {
     );
     assert!(row.seconds[0] >= 0.8, "both moves count as time used");
     assert!(s.sgf(1).contains("RE[W+T]"), "{}", s.sgf(1));
+    assert!(s.sgf(1).contains(";B[cc]BL[0."), "{}", s.sgf(1));
+    assert!(
+        s.sgf(1).contains(";W[cb])"),
+        "no clock, no WL: {}",
+        s.sgf(1)
+    );
 }
 
 #[test]

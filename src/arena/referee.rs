@@ -18,7 +18,7 @@ use super::program::Program;
 use super::settings::Settings;
 use super::sync::{self, Failure};
 use crate::board::Illegal;
-use crate::clock::{Clock, TimeControl};
+use crate::clock::{Clock, TimeControl, TimeLeft};
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::game::Game;
 use crate::score::GameResult;
@@ -36,6 +36,9 @@ pub struct Played {
     pub reason: String,
     /// Seconds each colour spent answering `genmove`, Black's first.
     pub seconds: [f64; 2],
+    /// After each move of `game`, what its player's clock had left (`None` without a
+    /// clock): SGF's BL/WL.
+    pub clock_left: Vec<Option<TimeLeft>>,
     /// What each program's own `final_score` said, Black's first, when the game was
     /// counted and the program has the command.
     pub claims: [Option<String>; 2],
@@ -61,6 +64,7 @@ pub fn play_game(
             result: loss.result(),
             reason: loss.reason,
             seconds: [0.0; 2],
+            clock_left: Vec::new(),
             claims: [None, None],
         },
     }
@@ -135,6 +139,8 @@ struct Table<'a> {
     seconds: [f64; 2],
     /// Black's and White's game clocks (each used for its own colour only).
     clocks: [Clock; 2],
+    /// What the mover's clock had left after each move.
+    clock_left: Vec<Option<TimeLeft>>,
 }
 
 /// Seconds a move may overrun its clock before it loses on time: the pipes and the
@@ -162,6 +168,7 @@ impl<'a> Table<'a> {
             programs,
             seconds: [0.0; 2],
             clocks: clocks.map(Clock::new),
+            clock_left: Vec::new(),
         })
     }
 
@@ -186,6 +193,9 @@ impl<'a> Table<'a> {
             self.game
                 .play(color, mv)
                 .map_err(|why| Loss::illegal(color, geometry, mv, why))?;
+            let clock = &self.clocks[color.index()];
+            let left = clock.available(color).map(|_| clock.left(color));
+            self.clock_left.push(left);
             let opponent = &mut self.programs[color.opponent().index()];
             sync::play(opponent, geometry, color, mv)
                 .map_err(|failure| Loss::failure(color.opponent(), failure))?;
@@ -245,6 +255,7 @@ impl<'a> Table<'a> {
             game,
             programs,
             seconds,
+            clock_left,
             ..
         } = self;
         programs.into_iter().for_each(Program::quit);
@@ -253,6 +264,7 @@ impl<'a> Table<'a> {
             result,
             reason,
             seconds,
+            clock_left,
             claims,
         }
     }
