@@ -228,6 +228,11 @@ const CANADIAN_SHARE: f64 = 0.9;
 /// spend everything at once.
 const MAX_SHARE: f64 = 0.25;
 
+/// The longest a move plans to think whatever the clock: an hour, long after the search
+/// tree has filled its memory, so that absurd clocks (`time_settings 1e300 0 0`) still
+/// get answers.
+pub const MAX_MOVE: f64 = 3600.0;
+
 impl Clock {
     /// A clock under `control` at the start of a game.
     pub fn new(control: TimeControl) -> Clock {
@@ -300,7 +305,7 @@ impl Clock {
         } else {
             overtime.unwrap_or(0.0)
         };
-        Some(seconds)
+        Some(seconds.min(MAX_MOVE))
     }
 
     /// What a move in overtime may take, for the period `left` is in (or the first one,
@@ -571,6 +576,14 @@ mod tests {
             TimeControl::byoyomi(60.0, 10.0, 3).to_gtp(),
             Some((60.0, 10.0, 1))
         );
+    }
+
+    #[test]
+    fn absurd_clocks_still_get_answers() {
+        let clock = Clock::new(TimeControl::Absolute { main: 1e300 });
+        assert_eq!(clock.budget(Black, 81, 81), Some(MAX_MOVE));
+        let clock = Clock::new(TimeControl::byoyomi(0.0, 1e300, 1));
+        assert_eq!(clock.budget(Black, 81, 81), Some(MAX_MOVE));
     }
 
     #[test]
