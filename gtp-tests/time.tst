@@ -75,3 +75,28 @@ kgs-time_settings canadian 600 300 -25
 # Time commands do not touch the game.
 25 showboard
 #? [.*move 0, Black to play.*]
+
+# hoshi's view of the clock: what is left as it reckons it, and the next move's budget
+# (a cap on the --playouts search here).
+30 kgs-time_settings byoyomi 0 10 5
+31 hoshi-time_left b
+#? [10\.000 5]
+32 hoshi-time_budget b
+#? [7\.500]
+33 time_left b 4.5 1
+34 hoshi-time_budget
+#? [3\.100]
+35 time_left w -1.5 0
+36 hoshi-time_left white
+#? [0\.000 0]
+37 kgs-time_settings none
+38 hoshi-time_left
+#? [none]
+39 hoshi-time_budget
+#? [none]
+
+hoshi-time_budget purple
+#! [syntax error]
+
+hoshi-time_left b 5
+#! [syntax error]

@@ -19,6 +19,7 @@ use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// What the command line sets.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,24 +198,38 @@ impl Engine {
         &self.clock
     }
 
-    pub fn clock_mut(&mut self) -> &mut Clock {
-        &mut self.clock
+    /// `time_left`: what the controller says `color` has left replaces the engine's own
+    /// reckoning.
+    pub fn set_time_left(&mut self, color: Color, seconds: f64, stones: u32) {
+        self.clock.set_left(color, seconds, stones);
+    }
+
+    /// Seconds the player would think on `color`'s next move; `None` when it thinks by
+    /// playouts alone.
+    pub fn time_budget(&self, color: Color) -> Option<f64> {
+        self.player.time_budget(&self.game, color, &self.clock)
     }
 
     /// A new game on an empty board of `size`; `false` (nothing changed) for a size outside
-    /// 2..=25. Komi, rules and time settings stay.
+    /// 2..=25. Komi, rules and time settings stay; both clocks start afresh.
     pub fn resize(&mut self, size: usize) -> bool {
         let done = self.game.resize(size);
         if done {
-            self.resigned = None;
+            self.new_game();
         }
         done
     }
 
-    /// A new game on the same board: komi, rules and time settings stay.
+    /// A new game on the same board: komi, rules and time settings stay; both clocks start
+    /// afresh.
     pub fn clear(&mut self) {
         self.game.clear();
+        self.new_game();
+    }
+
+    fn new_game(&mut self) {
         self.resigned = None;
+        self.clock.restart();
     }
 
     pub fn set_komi(&mut self, komi: f64) {
@@ -253,8 +268,24 @@ impl Engine {
     }
 
     /// [`Engine::genmove`] with a watcher of the search (analysis output while choosing);
-    /// GoGui's interrupt still ends it.
+    /// GoGui's interrupt still ends it. A move played is charged to `color`'s clock: the
+    /// time from the moment the engine was asked (reading the GTP line takes microseconds)
+    /// to the move being played.
     pub fn genmove_watched(&mut self, color: Color, mode: Mode, watch: Watch<'_>) -> Choice {
+        let started = Instant::now();
+        let choice = self.choose(color, mode, watch);
+        if mode != Mode::Regression {
+            let seconds = started.elapsed().as_secs_f64();
+            self.clock.spend(color, seconds);
+            log::info!(
+                "{color} took {seconds:.3} s; left {}",
+                self.clock.left(color)
+            );
+        }
+        choice
+    }
+
+    fn choose(&mut self, color: Color, mode: Mode, watch: Watch<'_>) -> Choice {
         let signals = Arc::clone(&self.signals);
         let choice =
             self.player

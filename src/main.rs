@@ -49,7 +49,8 @@ struct Cli {
     #[arg(long)]
     playouts: Option<u64>,
 
-    /// Seconds per move, overriding the level's budget and the time GTP announces.
+    /// Seconds per move, overriding the level's budget and the clock's share of its time
+    /// (yet never more than a GTP clock has left: a move must not lose on time).
     #[arg(long, value_parser = parse_seconds)]
     time: Option<f64>,
 

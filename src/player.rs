@@ -103,6 +103,12 @@ pub trait Player {
 
     /// Changes the playing strength (players without levels ignore it).
     fn set_level(&mut self, _level: Level) {}
+
+    /// Seconds the player would think on `color`'s next move (what `hoshi-time_budget`
+    /// shows); `None` for a player that does not think by time.
+    fn time_budget(&self, _game: &Game, _color: Color, _clock: &Clock) -> Option<f64> {
+        None
+    }
 }
 
 /// The baseline player: a random legal move that does not fill one of its own eyes,

@@ -16,9 +16,11 @@ use std::path::{Path, PathBuf};
 
 /// A GTP engine that does what its arguments say, for testing the referee:
 /// `name=N` (its GTP name), `claim=R` (lists final_score and answers R), `refuse=CMD`
-/// (answers `?` to CMD), and `K=ACTION` for its K-th genmove: a vertex, `pass`,
+/// (answers `?` to CMD), `clock=1` (lists time_settings and time_left, and writes them to
+/// stderr as they come), and `K=ACTION` for its K-th genmove: a vertex, `pass`,
 /// `resign`, `crash` (exits with status 3), `silent` (never answers), `garbage` (a line
-/// that is not GTP) or `junk` (`= banana`). Genmoves without an action pass.
+/// that is not GTP), `junk` (`= banana`) or `sleepS:MOVE` (answers MOVE after S seconds).
+/// Genmoves without an action pass.
 const FAKE_ENGINE: &str = r#"
 import sys, time
 opts = dict(a.split('=', 1) for a in sys.argv[1:])
@@ -26,6 +28,8 @@ commands = ['protocol_version', 'name', 'version', 'list_commands', 'boardsize',
             'clear_board', 'komi', 'play', 'genmove', 'set_free_handicap', 'quit']
 if 'claim' in opts:
     commands.append('final_score')
+if 'clock' in opts:
+    commands += ['time_settings', 'time_left']
 def answer(text='', ok=True):
     sys.stdout.write(('= ' if ok else '? ') + text + '\n\n')
     sys.stdout.flush()
@@ -37,6 +41,9 @@ for line in sys.stdin:
     if not words:
         continue
     command = words[0]
+    if command.startswith('time_'):
+        sys.stderr.write(' '.join(words) + '\n')
+        sys.stderr.flush()
     if command == opts.get('refuse'):
         answer('refused', False)
     elif command == 'name':
@@ -64,6 +71,10 @@ for line in sys.stdin:
             sys.stdout.flush()
         elif action == 'junk':
             answer('banana')
+        elif action.startswith('sleep'):
+            seconds, _, move = action[5:].partition(':')
+            time.sleep(float(seconds))
+            answer(move or 'pass')
         else:
             answer(action)
     elif command in commands:
@@ -119,6 +130,9 @@ impl Scratch {
             alternate: false,
             max_moves: 200,
             move_timeout: 10.0,
+            clock: None,
+            black_clock: None,
+            white_clock: None,
             parallel: 1,
             referee: None,
             out: self.out(),
@@ -127,6 +141,12 @@ impl Scratch {
 
     fn results(&self) -> String {
         fs::read_to_string(self.out().join("results.tsv")).expect("results.tsv")
+    }
+
+    /// What the engine playing `role` (`black`, `white`) wrote on stderr in game 1.
+    fn log(&self, role: &str) -> String {
+        fs::read_to_string(self.out().join(format!("logs/game-0001-{role}.log")))
+            .unwrap_or_default()
     }
 
     fn sgf(&self, game: usize) -> String {
@@ -425,6 +445,13 @@ fn sgf_records_hold_players_rules_result_and_time() {
         },
         reason: "White resigned".into(),
         seconds: [1.25, 3.5],
+        clock_left: vec![
+            None,
+            Some(hoshi::clock::TimeLeft {
+                seconds: 12.345,
+                stones: 3,
+            }),
+        ],
         claims: [None, None],
     };
     let header = Header {
@@ -450,6 +477,7 @@ fn sgf_records_hold_players_rules_result_and_time() {
         text.contains("GC[White resigned. Time used: Black 1.2 s, White 3.5 s, in 2 moves.]"),
         "{text}"
     );
+    assert!(text.contains(";B[cc];W[]WL[12.35]OW[3])"), "{text}");
     let record = hoshi::sgf::parse(&text).expect("our SGF reads back");
     assert_eq!(record.result.as_deref(), Some("B+R"));
     let replayed = record.replay(Ruleset::FRENCH, 7.5, None).expect("replay");
@@ -595,6 +623,160 @@ fn silence_past_the_move_timeout_loses_on_time() {
     assert_eq!(row.reason, "White did not answer within 1 s on `genmove w`");
     assert_eq!(row.moves, 3);
     assert!(row.seconds[1] >= 1.0, "the time-out counts as time used");
+}
+
+// --- game clocks -----------------------------------------------------------------------
+
+#[test]
+fn clocks_are_read_like_gogui_twogtp_in_seconds() {
+    use hoshi::arena::parse_clock;
+    use hoshi::clock::TimeControl;
+    assert_eq!(
+        parse_clock("600"),
+        Ok(TimeControl::Absolute { main: 600.0 })
+    );
+    assert_eq!(parse_clock("2.5"), Ok(TimeControl::Absolute { main: 2.5 }));
+    assert_eq!(
+        parse_clock("300+30/5"),
+        Ok(TimeControl::Canadian {
+            main: 300.0,
+            period: 30.0,
+            stones: 5
+        })
+    );
+    assert_eq!(
+        parse_clock("0+10/1"),
+        Ok(TimeControl::Canadian {
+            main: 0.0,
+            period: 10.0,
+            stones: 1
+        })
+    );
+    assert_eq!(parse_clock("None"), Ok(TimeControl::Unlimited));
+    for bad in [
+        "", "x", "0", "-5", "10+5", "10+0/5", "10+5/0", "10+5/x", "inf", "1+2/3/4",
+    ] {
+        assert!(parse_clock(bad).is_err(), "{bad:?}");
+    }
+    let cli = Cli::try_parse_from([
+        "hoshi",
+        "--black",
+        "a",
+        "--white",
+        "b",
+        "--clock",
+        "60",
+        "--white-clock",
+        "none",
+    ])
+    .expect("options");
+    assert_eq!(cli.args.clock, Some(TimeControl::Absolute { main: 60.0 }));
+    assert_eq!(cli.args.black_clock, None);
+    assert_eq!(cli.args.white_clock, Some(TimeControl::Unlimited));
+    assert!(
+        Cli::try_parse_from(["hoshi", "--black", "a", "--white", "b", "--clock", "1m"]).is_err()
+    );
+}
+
+#[test]
+fn clocks_are_announced_and_told_before_every_move() {
+    let s = Scratch::new("clock-told");
+    let mut args = s.args(
+        &s.fake("name=timed clock=1 1=C3 2=D4"),
+        &s.fake("name=untimed clock=1 1=C4 2=D3"),
+    );
+    args.clock = Some(hoshi::arena::parse_clock("30+10/5").expect("clock"));
+    args.white_clock = Some(hoshi::clock::TimeControl::Unlimited);
+    let row = only_row(&run(&args)).clone();
+    // Two stones each in a crosscut, every other point touching both: the count is komi.
+    assert_eq!((row.result.to_string().as_str(), row.moves), ("W+7.5", 6));
+    let black: Vec<String> = s.log("black").lines().skip(1).map(String::from).collect();
+    assert_eq!(
+        black,
+        [
+            "time_settings 30 10 5",
+            "time_left b 30 0",
+            "time_left b 29 0",
+            "time_left b 29 0"
+        ],
+        "whole seconds, rounded down, after the time each move took"
+    );
+    assert_eq!(
+        s.log("white").lines().count(),
+        1,
+        "no clock, no time commands"
+    );
+}
+
+#[test]
+fn a_move_longer_than_the_clock_loses_on_time() {
+    let s = Scratch::new("clock-out");
+    let mut args = s.args(
+        &s.fake("name=slow clock=1 1=sleep0.3:C3 2=sleep0.6:D4"),
+        &s.fake("name=quick 1=C4"),
+    );
+    args.black_clock = Some(hoshi::arena::parse_clock("0.7").expect("clock"));
+    let summary = run(&args);
+    let row = only_row(&summary);
+    assert_eq!((row.result.to_string().as_str(), row.moves), ("W+T", 2));
+    // Its clock had 0.4 s left: the arena stopped waiting 0.1 s after that.
+    assert!(
+        row.reason
+            .starts_with("Black ran out of time on `genmove b`: 0."),
+        "{}",
+        row.reason
+    );
+    assert!(row.seconds[0] >= 0.8, "both moves count as time used");
+    assert!(s.sgf(1).contains("RE[W+T]"), "{}", s.sgf(1));
+    assert!(s.sgf(1).contains(";B[cc]BL[0."), "{}", s.sgf(1));
+    assert!(
+        s.sgf(1).contains(";W[cb])"),
+        "no clock, no WL: {}",
+        s.sgf(1)
+    );
+}
+
+#[test]
+fn a_silent_engine_is_stopped_by_its_clock_not_the_move_timeout() {
+    let s = Scratch::new("clock-silent");
+    let mut args = s.args(&s.fake("name=sleeper 1=silent"), &s.fake("name=passer"));
+    args.clock = Some(hoshi::arena::parse_clock("0.5").expect("clock"));
+    args.move_timeout = 1000.0;
+    let summary = run(&args);
+    let row = only_row(&summary);
+    assert_eq!(row.result.to_string(), "W+T");
+    assert!(
+        row.reason
+            .starts_with("Black ran out of time on `genmove b`"),
+        "{}",
+        row.reason
+    );
+}
+
+#[test]
+fn canadian_overtime_gives_a_new_period_after_its_stones() {
+    let s = Scratch::new("clock-canadian");
+    // 0.2 s of main time, then 1 s for every 2 moves: the first move runs 0.3 s into the
+    // first period, the second finishes it, the third starts a new one.
+    let mut args = s.args(
+        &s.fake("name=overtime clock=1 1=sleep0.5:C3 2=sleep0.5:D4 3=sleep0.5:B2"),
+        &s.fake("name=quick 1=C4 2=D3 3=B4"),
+    );
+    args.black_clock = Some(hoshi::arena::parse_clock("0.2+1/2").expect("clock"));
+    let summary = run(&args);
+    let row = only_row(&summary);
+    assert!(!row.reason.contains("time"), "{}", row.reason);
+    let black: Vec<String> = s.log("black").lines().skip(1).map(String::from).collect();
+    assert_eq!(
+        black,
+        [
+            "time_settings 0.2 1 2",
+            "time_left b 0 0",
+            "time_left b 0 1",
+            "time_left b 1 2",
+            "time_left b 0 1"
+        ]
+    );
 }
 
 #[test]

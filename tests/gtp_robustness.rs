@@ -139,6 +139,8 @@ const COMMANDS: &[&str] = &[
     "estimate_score",
     "hoshi-rules",
     "hoshi-ownership",
+    "hoshi-time_budget",
+    "hoshi-time_left",
     "nonsense",
     "PLAY",
     "Genmove",

@@ -4,7 +4,9 @@
 //! Each game is refereed by hoshi's own rules ([`referee`]): the engines are started for
 //! the game, set up, asked for moves in turn, and every move is checked before the other
 //! engine hears of it; an illegal move, a crash, garbage or silence past `--move-timeout`
-//! loses the game, with the reason. Finished games are counted by hoshi or by a GTP
+//! loses the game, with the reason. With `--clock` each engine plays on a game clock
+//! (`time_settings` at the start, `time_left` before each move) and a move that overruns it
+//! loses on time. Finished games are counted by hoshi or by a GTP
 //! `--referee`, and each engine's own `final_score` is kept beside the result.
 //!
 //! In `--out DIR` every game is saved as `game-NNNN.sgf` and as one row of `results.tsv`
@@ -37,6 +39,7 @@ pub use results::Row;
 pub use settings::Settings;
 pub use stats::Tally;
 
+use crate::clock::TimeControl;
 use crate::rules::Ruleset;
 use program::Program;
 use progress::Progress;
@@ -113,10 +116,29 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_moves: u32,
 
-    /// Seconds an engine may take to answer a command (genmove included); past it the
-    /// engine is killed and loses on time.
+    /// Seconds an engine may take to answer a command (genmove included, unless the engine
+    /// has a clock); past it the engine is killed and loses on time.
     #[arg(long, default_value_t = 60.0)]
     pub move_timeout: f64,
+
+    /// A game clock for both engines: MAIN seconds of sudden death ("600"), or MAIN
+    /// seconds then PERIOD seconds for every STONES moves, Canadian byo-yomi
+    /// ("300+30/5", gogui-twogtp's -time in seconds), or "none". Each engine hears
+    /// `time_settings` at the start and `time_left` (whole seconds, rounded down) before
+    /// every `genmove`, if it lists them. An engine whose move takes longer than its clock
+    /// has left, with 0.1 s of tolerance for lag, loses on time (B+T, W+T); while it
+    /// thinks, its clock replaces --move-timeout.
+    #[arg(long, value_parser = parse_clock)]
+    pub clock: Option<TimeControl>,
+
+    /// The --black engine's own clock, overriding --clock (it follows the engine when
+    /// colours alternate); "none" for no clock.
+    #[arg(long, value_parser = parse_clock)]
+    pub black_clock: Option<TimeControl>,
+
+    /// The --white engine's own clock, overriding --clock.
+    #[arg(long, value_parser = parse_clock)]
+    pub white_clock: Option<TimeControl>,
 
     /// Games played at the same time (each with its own pair of engines).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
@@ -130,6 +152,44 @@ pub struct MatchArgs {
     /// Directory for the SGF files, results.tsv and the engines' logs.
     #[arg(long, default_value = "match")]
     pub out: PathBuf,
+}
+
+/// Reads a `--clock`: `none`, `MAIN` or `MAIN+PERIOD/STONES`, in seconds.
+pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+    let bad = || {
+        format!(
+            "bad clock {text:?}: expected MAIN seconds (\"600\"), MAIN+PERIOD/STONES \
+             (\"300+30/5\") or \"none\""
+        )
+    };
+    let seconds = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .ok_or_else(bad)
+    };
+    if text.trim().eq_ignore_ascii_case("none") {
+        return Ok(TimeControl::Unlimited);
+    }
+    let control = match text.split_once('+') {
+        None => TimeControl::Absolute {
+            main: seconds(text)?,
+        },
+        Some((main, overtime)) => {
+            let (period, stones) = overtime.split_once('/').ok_or_else(bad)?;
+            let stones = stones.trim().parse::<u32>().map_err(|_| bad())?;
+            let (main, period) = (seconds(main)?, seconds(period)?);
+            if period <= 0.0 || stones == 0 {
+                return Err(bad());
+            }
+            TimeControl::canadian(main, period, stones)
+        }
+    };
+    match control {
+        TimeControl::Absolute { main } if main <= 0.0 => Err(bad()),
+        _ => Ok(control),
+    }
 }
 
 /// A match once run (or resumed): every game in results.tsv, and the tally of them.
@@ -266,7 +326,8 @@ struct Plan {
 impl Plan {
     fn new(args: &MatchArgs) -> Result<Plan, String> {
         let komi = args.komi.unwrap_or(args.rules.default_komi);
-        let settings = Settings::new(
+        let clock = |own: Option<TimeControl>| own.or(args.clock).unwrap_or(TimeControl::Unlimited);
+        let mut settings = Settings::new(
             usize::from(args.size),
             args.rules,
             komi,
@@ -274,6 +335,7 @@ impl Plan {
             args.max_moves as usize,
             args.move_timeout,
         )?;
+        settings.clocks = [clock(args.black_clock), clock(args.white_clock)];
         let scorer = match &args.referee {
             Some(line) => Scorer::Referee(command_line::split(line)?),
             None => Scorer::Hoshi,
@@ -421,6 +483,7 @@ impl Plan {
         let played = play_game(
             &self.settings,
             commands.each_ref().map(Vec::as_slice),
+            seats.map(|engine| self.settings.clocks[engine]),
             &self.scorer,
             &open_log,
         );

@@ -2,11 +2,12 @@
 //! handicap stones, result, moves), plus what a match record needs beside it: the players
 //! (PB, PW), the date (DT), the game number (GN) and, in the game comment (GC), how the
 //! game ended and the time each side spent. SGF's BL/WL are the time *left* on a clock
-//! after a move, which a match without clocks does not have, so the time spent goes in
-//! the comment.
+//! after a move: games with clocks have them on every move (with OB/OW, the stones left
+//! in a Canadian period); the time spent goes in the comment either way.
 
 use super::referee::Played;
 use super::results::Row;
+use crate::clock::TimeLeft;
 use crate::sgf::{self, Event};
 use std::collections::HashMap;
 use std::fs;
@@ -32,7 +33,35 @@ pub fn sgf_text(played: &Played, header: &Header) -> String {
         .or_else(|| text.rfind(')'))
         .unwrap_or(text.len());
     let (root, rest) = text.split_at(root_end);
-    format!("{root}{}{rest}", match_properties(played, header))
+    format!(
+        "{root}{}{}",
+        match_properties(played, header),
+        with_time_left(rest, &played.clock_left)
+    )
+}
+
+/// The move nodes of `moves` (`;B[cc]` ...) with BL/WL (and OB/OW in overtime) after each
+/// move whose player had a clock. A move's value never holds `]`, so the property goes
+/// after the node's first `]`.
+fn with_time_left(moves: &str, left: &[Option<TimeLeft>]) -> String {
+    let mut nodes = moves.split(';');
+    let mut out = nodes.next().unwrap_or_default().to_string();
+    for (i, node) in nodes.enumerate() {
+        out.push(';');
+        let (Some(Some(left)), Some(end)) = (left.get(i), node.find(']')) else {
+            out.push_str(node);
+            continue;
+        };
+        let (mv, tail) = node.split_at(end + 1);
+        let letter = &mv[..1];
+        out.push_str(mv);
+        out.push_str(&format!("{letter}L[{:.2}]", left.seconds));
+        if left.stones > 0 {
+            out.push_str(&format!("O{letter}[{}]", left.stones));
+        }
+        out.push_str(tail);
+    }
+    out
 }
 
 /// PB, PW, DT, GN and GC.

@@ -3,8 +3,10 @@
 //! own [`Game`] under the match's rules (superko included) before the opponent is told
 //! with `play`. An illegal move, a crash, an answer that is not a move, a refusal of a
 //! legal move or of the setup loses the game for that side by forfeit (`B+F`), and a
-//! time-out loses it on time (`B+T`), with the reason. A game ends by resignation, by two
-//! passes in a row, or at the move limit; the last two are counted.
+//! time-out loses it on time (`B+T`), with the reason. With game clocks, a move that takes
+//! longer than its player's clock has left (beyond [`LAG_TOLERANCE`]) loses on time too.
+//! A game ends by resignation, by two passes in a row, or at the move limit; the last two
+//! are counted.
 //!
 //! Programs are started afresh for every game rather than kept for the whole match (as
 //! gogui-twogtp does): a program that crashed or was killed for its silence needs no
@@ -16,11 +18,12 @@ use super::program::Program;
 use super::settings::Settings;
 use super::sync::{self, Failure};
 use crate::board::Illegal;
+use crate::clock::{Clock, TimeControl, TimeLeft};
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::game::Game;
 use crate::score::GameResult;
 use std::process::Stdio;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A finished game, as the arena records it.
 #[derive(Clone, Debug)]
@@ -33,20 +36,25 @@ pub struct Played {
     pub reason: String,
     /// Seconds each colour spent answering `genmove`, Black's first.
     pub seconds: [f64; 2],
+    /// After each move of `game`, what its player's clock had left (`None` without a
+    /// clock): SGF's BL/WL.
+    pub clock_left: Vec<Option<TimeLeft>>,
     /// What each program's own `final_score` said, Black's first, when the game was
     /// counted and the program has the command.
     pub claims: [Option<String>; 2],
 }
 
-/// Plays one game. `commands` are Black's and White's command lines; `open_log` gives
-/// the stderr of the program playing a role (`black`, `white`, `referee`).
+/// Plays one game. `commands` are Black's and White's command lines, `clocks` their game
+/// clocks (`Unlimited` for none); `open_log` gives the stderr of the program playing a
+/// role (`black`, `white`, `referee`).
 pub fn play_game(
     settings: &Settings,
     commands: [&[String]; 2],
+    clocks: [TimeControl; 2],
     scorer: &Scorer,
     open_log: &dyn Fn(&str) -> Stdio,
 ) -> Played {
-    match Table::open(settings, commands, open_log) {
+    match Table::open(settings, commands, clocks, open_log) {
         Ok(mut table) => {
             let end = table.play_moves();
             table.finish(end, scorer, open_log)
@@ -56,6 +64,7 @@ pub fn play_game(
             result: loss.result(),
             reason: loss.reason,
             seconds: [0.0; 2],
+            clock_left: Vec::new(),
             claims: [None, None],
         },
     }
@@ -74,6 +83,17 @@ impl Loss {
             loser,
             on_time: failure.on_time(),
             reason: format!("{} {failure}", side(loser)),
+        }
+    }
+
+    fn out_of_time(loser: Color, command: &str, used: f64, available: f64) -> Loss {
+        Loss {
+            loser,
+            on_time: true,
+            reason: format!(
+                "{} ran out of time on `{command}`: {used:.2} s with {available:.2} s left",
+                side(loser)
+            ),
         }
     }
 
@@ -117,22 +137,38 @@ struct Table<'a> {
     game: Game,
     programs: [Program; 2],
     seconds: [f64; 2],
+    /// Black's and White's game clocks (each used for its own colour only).
+    clocks: [Clock; 2],
+    /// What the mover's clock had left after each move.
+    clock_left: Vec<Option<TimeLeft>>,
 }
+
+/// Seconds a move may overrun its clock before it loses on time: the pipes and the
+/// scheduling of processes on a busy machine, which the engine cannot see.
+pub const LAG_TOLERANCE: f64 = 0.1;
 
 impl<'a> Table<'a> {
     /// Starts and sets up Black's program, then White's.
     fn open(
         settings: &'a Settings,
         commands: [&[String]; 2],
+        clocks: [TimeControl; 2],
         open_log: &dyn Fn(&str) -> Stdio,
     ) -> Result<Table<'a>, Loss> {
         let black = seat(settings, Color::Black, commands[0], open_log("black"))?;
         let white = seat(settings, Color::White, commands[1], open_log("white"))?;
+        let mut programs = [black, white];
+        for (color, program) in [Color::Black, Color::White].into_iter().zip(&mut programs) {
+            sync::announce_clock(program, clocks[color.index()])
+                .map_err(|failure| Loss::failure(color, failure))?;
+        }
         Ok(Table {
             settings,
             game: settings.start.clone(),
-            programs: [black, white],
+            programs,
             seconds: [0.0; 2],
+            clocks: clocks.map(Clock::new),
+            clock_left: Vec::new(),
         })
     }
 
@@ -157,18 +193,36 @@ impl<'a> Table<'a> {
             self.game
                 .play(color, mv)
                 .map_err(|why| Loss::illegal(color, geometry, mv, why))?;
+            let clock = &self.clocks[color.index()];
+            let left = clock.available(color).map(|_| clock.left(color));
+            self.clock_left.push(left);
             let opponent = &mut self.programs[color.opponent().index()];
             sync::play(opponent, geometry, color, mv)
                 .map_err(|failure| Loss::failure(color.opponent(), failure))?;
         }
     }
 
-    /// `color`'s move, timed; `None` for a resignation.
+    /// `color`'s move, timed and charged to its clock; `None` for a resignation.
     fn genmove(&mut self, color: Color) -> Result<Option<Move>, Loss> {
+        let i = color.index();
         let command = format!("genmove {}", sync::colour_name(color));
+        let available = self.clocks[i].available(color);
+        let limit = available.map_or(self.settings.move_timeout, |seconds| {
+            Duration::try_from_secs_f64(seconds + LAG_TOLERANCE).unwrap_or(Duration::MAX)
+        });
+        let program = &mut self.programs[i];
+        if available.is_some() {
+            sync::tell_time_left(program, color, self.clocks[i].left(color))
+                .map_err(|failure| Loss::failure(color, failure))?;
+        }
         let started = Instant::now();
-        let answer = sync::require(&mut self.programs[color.index()], &command);
-        self.seconds[color.index()] += started.elapsed().as_secs_f64();
+        let answer = sync::require_within(program, &command, limit);
+        let used = started.elapsed().as_secs_f64();
+        self.seconds[i] += used;
+        if let Some(available) = available.filter(|a| used > a + LAG_TOLERANCE) {
+            return Err(Loss::out_of_time(color, &command, used, available));
+        }
+        self.clocks[i].spend(color, used);
         let answer = answer.map_err(|failure| Loss::failure(color, failure))?;
         read_move(&answer, self.geometry())
             .ok_or_else(|| Loss::failure(color, Failure::Unexpected { command, answer }))
@@ -201,6 +255,7 @@ impl<'a> Table<'a> {
             game,
             programs,
             seconds,
+            clock_left,
             ..
         } = self;
         programs.into_iter().for_each(Program::quit);
@@ -209,6 +264,7 @@ impl<'a> Table<'a> {
             result,
             reason,
             seconds,
+            clock_left,
             claims,
         }
     }

@@ -1,6 +1,8 @@
 //! What every game of a match shares, checked once before the first game: board, rules,
-//! komi, handicap stones, move limit and the time an engine may take to answer.
+//! komi, handicap stones, move limit, the time an engine may take to answer and the
+//! engines' game clocks.
 
+use crate::clock::TimeControl;
 use crate::coord::Vertex;
 use crate::game::Game;
 use crate::handicap;
@@ -20,8 +22,12 @@ pub struct Settings {
     pub fixed_handicap: bool,
     /// Moves (passes included) after which the game is stopped and counted.
     pub max_moves: usize,
-    /// Time an engine may take to answer any command, `genmove` included.
+    /// Time an engine may take to answer any command, `genmove` included unless it has a
+    /// clock.
     pub move_timeout: Duration,
+    /// The game clock of the `--black` engine and of the `--white` one (which colour they
+    /// play may alternate); `Unlimited` for none.
+    pub clocks: [TimeControl; 2],
 }
 
 impl Settings {
@@ -50,6 +56,7 @@ impl Settings {
             fixed_handicap,
             max_moves,
             move_timeout: Duration::from_secs_f64(move_timeout),
+            clocks: [TimeControl::Unlimited; 2],
         })
     }
 

@@ -2,12 +2,14 @@
 //! starts with (board size, rules, komi, handicap, as gogui-twogtp and kgsGtp send them)
 //! and the moves. Used for both players and for a GTP referee.
 
-use super::program::{Fault, Program};
+use super::program::{Answer, Fault, Program};
 use super::settings::Settings;
+use crate::clock::{TimeControl, TimeLeft};
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::game::Game;
 use crate::rules::Ruleset;
 use std::fmt;
+use std::time::Duration;
 
 /// Why a program could not go on with the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +49,23 @@ impl fmt::Display for Failure {
 
 /// Sends `command`, which must succeed; returns the answer's text.
 pub fn require(program: &mut Program, command: &str) -> Result<String, Failure> {
-    match program.ask(command) {
+    let answer = program.ask(command);
+    answered(command, answer)
+}
+
+/// Sends `command`, which must succeed within `limit`; returns the answer's text.
+pub fn require_within(
+    program: &mut Program,
+    command: &str,
+    limit: Duration,
+) -> Result<String, Failure> {
+    let answer = program.ask_within(command, limit);
+    answered(command, answer)
+}
+
+/// The text of a successful answer to `command`, or why there is none.
+fn answered(command: &str, answer: Result<Answer, Fault>) -> Result<String, Failure> {
+    match answer {
         Ok(Ok(text)) => Ok(text),
         Ok(Err(answer)) => Err(Failure::Refused {
             command: command.into(),
@@ -79,6 +97,32 @@ pub fn prepare(program: &mut Program, settings: &Settings) -> Result<(), Failure
     require(program, &format!("komi {}", settings.komi()))?;
     announce_rules(program, settings.rules())?;
     place_handicap(program, settings)
+}
+
+/// `time_settings` for the program's clock, when it has one and the program lists the
+/// command (a refusal is only logged: the arena keeps the clock either way).
+pub fn announce_clock(program: &mut Program, control: TimeControl) -> Result<(), Failure> {
+    match control.to_gtp() {
+        Some((main, period, stones)) if program.knows("time_settings") => {
+            offer(program, &format!("time_settings {main} {period} {stones}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `time_left` before a move, when the program lists it: whole seconds rounded down, as
+/// the spec's integer and as KGS sends them.
+pub fn tell_time_left(program: &mut Program, color: Color, left: TimeLeft) -> Result<(), Failure> {
+    if !program.knows("time_left") {
+        return Ok(());
+    }
+    let command = format!(
+        "time_left {} {:.0} {}",
+        colour_name(color),
+        left.seconds.floor(),
+        left.stones
+    );
+    offer(program, &command)
 }
 
 /// Tells the rules through `hoshi-rules` (every preset) or `kgs-rules` (the four KGS

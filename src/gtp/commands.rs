@@ -110,6 +110,8 @@ pub const COMMANDS: &[(&str, Handler)] = &[
     ("hoshi-pv", gogui::principal_variation),
     ("hoshi-ownership_gfx", gogui::ownership_gfx),
     ("hoshi-legal_moves", gogui::legal_moves),
+    ("hoshi-time_budget", hoshi_time_budget),
+    ("hoshi-time_left", hoshi_time_left),
 ];
 
 /// Runs `command`; command names are matched in any case.
@@ -270,8 +272,38 @@ fn time_left(engine: &mut Engine, args: &[String]) -> Reply {
     let [c, time, stones] = args::exactly(args)?;
     let color = args::color(c)?;
     let (seconds, stones) = (args::float(time)?, count(stones)?);
-    engine.clock_mut().set_left(color, seconds, stones);
+    engine.set_time_left(color, seconds, stones);
     Ok(String::new())
+}
+
+/// The colour an optional argument names, else the player to move.
+fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
+    match args::optional(args)? {
+        Some(text) => args::color(text),
+        None => Ok(engine.game().to_move()),
+    }
+}
+
+/// `hoshi-time_budget [color]`: the seconds the player would think on the colour's next
+/// move (to the millisecond), or `none` when it thinks by playouts alone; for tests and
+/// for watching the clock from a GUI.
+fn hoshi_time_budget(engine: &mut Engine, args: &[String]) -> Reply {
+    let color = color_or_to_move(engine, args)?;
+    Ok(engine
+        .time_budget(color)
+        .map_or("none".into(), |s| format!("{s:.3}")))
+}
+
+/// `hoshi-time_left [color]`: the colour's clock as the engine reckons it, in `time_left`'s
+/// terms (seconds and stones), or `none` without a time limit.
+fn hoshi_time_left(engine: &mut Engine, args: &[String]) -> Reply {
+    let color = color_or_to_move(engine, args)?;
+    let clock = engine.clock();
+    Ok(if clock.control() == TimeControl::Unlimited {
+        "none".into()
+    } else {
+        clock.left(color).to_string()
+    })
 }
 
 /// `kgs-time_settings none | absolute M | byoyomi M P N | canadian M P S`.
@@ -282,16 +314,16 @@ fn kgs_time_settings(engine: &mut Engine, args: &[String]) -> Reply {
         ("absolute", [main]) => TimeControl::Absolute {
             main: args::duration(main)?,
         },
-        ("byoyomi", [main, period, periods]) => TimeControl::Byoyomi {
-            main: args::duration(main)?,
-            period: args::duration(period)?,
-            periods: count(periods)?,
-        },
-        ("canadian", [main, period, stones]) => TimeControl::Canadian {
-            main: args::duration(main)?,
-            period: args::duration(period)?,
-            stones: count(stones)?,
-        },
+        ("byoyomi", [main, period, periods]) => TimeControl::byoyomi(
+            args::duration(main)?,
+            args::duration(period)?,
+            count(periods)?,
+        ),
+        ("canadian", [main, period, stones]) => TimeControl::canadian(
+            args::duration(main)?,
+            args::duration(period)?,
+            count(stones)?,
+        ),
         _ => return Err(Failure::Syntax),
     };
     engine.set_time_control(control);
@@ -666,13 +698,17 @@ mod tests {
             period: 30.0,
             stones: 5,
         };
-        assert_eq!(engine.clock().control, canadian);
+        assert_eq!(engine.clock().control(), canadian);
         assert!(run(&mut engine, "time_left b 120.5 3").is_ok());
-        let left = Some(TimeLeft {
+        let left = TimeLeft {
             seconds: 120.5,
             stones: 3,
-        });
-        assert_eq!(engine.clock().left[0], left);
+        };
+        let full = TimeLeft {
+            seconds: 300.0,
+            stones: 0,
+        };
+        assert_eq!(engine.clock().left(Color::Black), left);
         for bad in [
             "time_settings 1 2",
             "time_settings 1 2 x",
@@ -680,20 +716,24 @@ mod tests {
             "time_left w 10 -1",
             "kgs-time_settings byoyomi 600 30",
             "kgs-time_settings fischer 1 2",
+            "hoshi-time_budget x",
+            "hoshi-time_left b w",
         ] {
             assert_eq!(run(&mut engine, bad), Err(Failure::Syntax), "{bad}");
         }
-        assert_eq!(engine.clock().control, canadian);
-        assert_eq!(engine.clock().left, [left, None]);
+        assert_eq!(engine.clock().control(), canadian);
+        assert_eq!(engine.clock().left(Color::Black), left);
+        assert_eq!(engine.clock().left(Color::White), full);
         assert!(run(&mut engine, "time_left w -3 0").is_ok());
-        assert_eq!(engine.clock().left[1].map(|t| t.seconds), Some(0.0));
+        assert_eq!(engine.clock().left(Color::White).seconds, 0.0);
+        assert!(run(&mut engine, "clear_board").is_ok());
+        assert_eq!(engine.clock().left(Color::White), full);
         assert!(run(&mut engine, "kgs-time_settings byoyomi 600 30 5").is_ok());
         let byoyomi = TimeControl::Byoyomi {
             main: 600.0,
             period: 30.0,
             periods: 5,
         };
-        assert_eq!(engine.clock().control, byoyomi);
-        assert_eq!(engine.clock().left, [None, None]);
+        assert_eq!(engine.clock().control(), byoyomi);
     }
 }

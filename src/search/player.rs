@@ -86,6 +86,16 @@ pub fn default_seconds(size: usize) -> f64 {
     }
 }
 
+/// A budget in seconds as a duration; absurdly long ones (a controller may announce
+/// 1e300 seconds) mean "no end".
+fn duration(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds).unwrap_or(if seconds > 0.0 {
+        Duration::MAX
+    } else {
+        Duration::ZERO
+    })
+}
+
 /// Overrides from the command line.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Overrides {
@@ -165,14 +175,19 @@ impl MctsPlayer {
         self.last.as_ref()
     }
 
-    /// The budget of the next move: `--time` if given; else the level's (or `--playouts`),
-    /// kept within what the clock allows; a timed level without a clock thinks for
-    /// [`default_seconds`].
+    /// The budget of the next move: `--time` if given (yet never more than the clock's
+    /// ceiling: a fixed time per move must not lose on time); else the level's (or
+    /// `--playouts`), kept within what the clock allows; a timed level without a clock
+    /// thinks for [`default_seconds`].
     fn budget(&self, game: &Game, color: Color, clock: &Clock) -> Budget {
         let size = game.size();
-        let clock_seconds = clock.budget(color, size * size, game.board().empty_points().len());
+        let (area, empties) = (size * size, game.board().empty_points().len());
+        let clock_seconds = clock.budget(color, area, empties);
         let (playouts, seconds) = match (self.overrides.playouts, self.overrides.seconds) {
-            (playouts, Some(seconds)) => (playouts, Some(seconds)),
+            (playouts, Some(seconds)) => {
+                let ceiling = clock.ceiling(color, area, empties);
+                (playouts, Some(ceiling.map_or(seconds, |c| seconds.min(c))))
+            }
             (Some(playouts), None) => (Some(playouts), clock_seconds),
             (None, None) if self.settings.timed => (
                 None,
@@ -182,7 +197,7 @@ impl MctsPlayer {
         };
         Budget {
             playouts,
-            time: seconds.map(Duration::from_secs_f64),
+            time: seconds.map(duration),
         }
     }
 
@@ -327,6 +342,12 @@ fn cleanup_choice(result: &SearchResult, targets: &[Point], opponent_passed: boo
 impl Player for MctsPlayer {
     fn set_level(&mut self, level: Level) {
         self.change_level(level);
+    }
+
+    fn time_budget(&self, game: &Game, color: Color, clock: &Clock) -> Option<f64> {
+        self.budget(game, color, clock)
+            .time
+            .map(|t| t.as_secs_f64())
     }
 
     /// Analysis and pondering search with every thread whatever the level: the user is
