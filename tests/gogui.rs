@@ -103,7 +103,9 @@ fn best_moves_and_the_variation_name_empty_points() {
     ];
     for pair in labels.split_whitespace().collect::<Vec<_>>().chunks(2) {
         assert!(!occupied.contains(&pair[0]), "{} is occupied", pair[0]);
-        let percent: i64 = pair[1].parse().expect("a percentage");
+        let (percent, visits) = pair[1].split_once('/').expect("win rate/visits");
+        let percent: i64 = percent.parse().expect("a percentage");
+        assert!(!visits.is_empty());
         assert!((0..=100).contains(&percent));
     }
     let var = gfx

@@ -1,7 +1,7 @@
 //! What hoshi shows in GoGui: the analyze commands (a menu of queries whose answers GoGui
 //! draws on the board) and the live graphics written to stderr while the engine thinks.
 //!
-//! GoGui's graphics language (`gfx`) is one directive per line: `LABEL D4 52 Q16 48` writes
+//! GoGui's graphics language (`gfx`) is one directive per line: `LABEL D4 52/1.2k` writes
 //! text on points, `INFLUENCE D4 0.8 Q16 -0.5` shades points from Black (+1) to White (-1),
 //! `COLOR green D4 E5` colours them, `VAR b D4 w Q16` shows a numbered variation, `TEXT ...`
 //! goes to the status bar. Live graphics are the same directives on stderr, each line
@@ -44,7 +44,7 @@ pub const MENU: &[&str] = &[
 ];
 
 /// `hoshi-best_moves <colour>`: a search for `colour`, then its candidates labelled with
-/// their win rates (percent), the best line as a variation and a summary in the status bar.
+/// their win rates (percent) and visits (`52/1.2k`), the best line as a variation and a summary in the status bar.
 pub fn best_moves(engine: &mut Engine, args: &[String]) -> Reply {
     let color = colour_argument(engine, args)?;
     let (moves, playouts) = study(engine, color);
@@ -160,6 +160,16 @@ fn study(engine: &mut Engine, color: Color) -> (Vec<MoveInfo>, u64) {
     (moves, playouts)
 }
 
+/// A visit count short enough for a point's label: 812, 4.5k, 12k, 1.2M.
+fn compact(n: u32) -> String {
+    match n {
+        0..=999 => n.to_string(),
+        1_000..=9_999 => format!("{:.1}k", f64::from(n) / 1e3),
+        10_000..=999_999 => format!("{}k", n / 1_000),
+        _ => format!("{:.1}M", f64::from(n) / 1e6),
+    }
+}
+
 /// The gfx directives showing a search: labels, the best line, a status text.
 fn picture(moves: &[MoveInfo], playouts: u64, color: Color, size: usize) -> Vec<String> {
     let mut lines = vec!["CLEAR".to_string()];
@@ -169,9 +179,10 @@ fn picture(moves: &[MoveInfo], playouts: u64, color: Color, size: usize) -> Vec<
         .take(LABELLED_MOVES)
         .map(|m| {
             format!(
-                "{} {}",
+                "{} {}/{}",
                 move_text(m.mv, size),
-                (100.0 * m.winrate).round() as i64
+                (100.0 * m.winrate).round() as i64,
+                compact(m.visits)
             )
         })
         .collect();
@@ -221,5 +232,19 @@ fn color_name(color: Color) -> &'static str {
     match color {
         Color::Black => "Black",
         Color::White => "White",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compact;
+
+    #[test]
+    fn visit_counts_fit_on_a_point() {
+        let shown: Vec<String> = [0, 812, 4_520, 12_345, 999_999, 1_234_567]
+            .into_iter()
+            .map(compact)
+            .collect();
+        assert_eq!(shown, ["0", "812", "4.5k", "12k", "999k", "1.2M"]);
     }
 }
