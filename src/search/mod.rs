@@ -232,7 +232,7 @@ fn move_infos(tree: &Tree, scores: &RootScores, game: &Game, color: Color) -> Ve
             let s = tree.node(c).stats();
             let visits = s.playouts();
             (visits > 0).then(|| {
-                let winrate = s.value();
+                let winrate = s.simulated_value();
                 let spread = (winrate * (1.0 - winrate) / f64::from(visits)).sqrt();
                 MoveInfo {
                     mv: s.mv,

@@ -71,6 +71,17 @@ impl Stats {
         }
     }
 
+    /// Win rate of the simulations actually played through the node, without the priors'
+    /// virtual games (what analysis shows: the priors only steer the search); the prior
+    /// value when no simulation has run yet.
+    pub fn simulated_value(&self) -> f64 {
+        let playouts = self.playouts();
+        if playouts == 0 {
+            return self.value();
+        }
+        ((self.wins - self.prior_wins) / f64::from(playouts)).clamp(0.0, 1.0)
+    }
+
     /// Simulations actually played through the node.
     pub fn playouts(&self) -> u32 {
         self.visits.saturating_sub(self.prior_visits)
@@ -351,6 +362,29 @@ mod tests {
             tree.child_with_move(ROOT, Move::Play(Point(14))),
             Some(kids[2])
         );
+    }
+
+    #[test]
+    fn analysis_win_rates_leave_the_priors_out() {
+        let tree = Tree::new(1 << 20);
+        tree.try_begin_expansion(ROOT);
+        tree.expand(
+            ROOT,
+            &[NewChild {
+                mv: Move::Play(Point(12)),
+                prior_wins: 9.0,
+                prior_games: 10.0,
+            }],
+        );
+        let node = tree.node(tree.node(ROOT).children().start);
+        assert_eq!(node.stats().simulated_value(), 0.9, "only the prior so far");
+        for half_points in [2, 0] {
+            node.add_visit();
+            node.add_result(half_points);
+        }
+        let stats = node.stats();
+        assert!((stats.value() - 10.0 / 12.0).abs() < 1e-9);
+        assert_eq!(stats.simulated_value(), 0.5);
     }
 
     #[test]
