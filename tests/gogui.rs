@@ -123,6 +123,31 @@ fn best_moves_and_the_variation_name_empty_points() {
 }
 
 #[test]
+fn the_ownership_picture_shades_each_side_s_area() {
+    // Black walls off the left of the board, White the right.
+    let mut script = String::from("boardsize 9\nclear_board\n");
+    for row in 1..=9 {
+        script.push_str(&format!("play b c{row}\nplay w g{row}\n"));
+    }
+    script.push_str("hoshi-ownership_gfx\n");
+    let answers = session(&script);
+    let gfx = answers.last().expect("an answer").trim_start_matches("= ");
+    let values: Vec<&str> = gfx
+        .strip_prefix("INFLUENCE ")
+        .expect("INFLUENCE")
+        .split_whitespace()
+        .collect();
+    let value = |point: &str| -> f64 {
+        let at = values.iter().position(|&w| w == point).expect(point);
+        values[at + 1].parse().expect("a number")
+    };
+    assert!(value("A5") > 0.5, "{gfx}");
+    assert!(value("C5") > 0.5);
+    assert!(value("J5") < -0.5);
+    assert!(value("G1") < -0.5);
+}
+
+#[test]
 fn parameters_take_effect_and_bad_ones_change_nothing() {
     let answers = session(
         "hoshi-param playouts 300\nhoshi-param threads 2\nhoshi-param live_gfx 1\n\

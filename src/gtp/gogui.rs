@@ -47,15 +47,15 @@ pub const MENU: &[&str] = &[
 /// their win rates (percent) and visits (`52/1.2k`), the best line as a variation and a summary in the status bar.
 pub fn best_moves(engine: &mut Engine, args: &[String]) -> Reply {
     let color = colour_argument(engine, args)?;
-    let (moves, playouts) = study(engine, color);
-    Ok(picture(&moves, playouts, color, engine.game().size()).join("\n"))
+    let study = study(engine, color);
+    Ok(picture(&study.moves, study.playouts, color, engine.game().size()).join("\n"))
 }
 
 /// `hoshi-pv <colour>`: the principal variation as GoGui's `var` type wants it, moves
 /// without colours, alternating from `colour`.
 pub fn principal_variation(engine: &mut Engine, args: &[String]) -> Reply {
     let color = colour_argument(engine, args)?;
-    let (moves, _) = study(engine, color);
+    let moves = study(engine, color).moves;
     let size = engine.game().size();
     let line = moves.first().map(|best| best.pv.as_slice()).unwrap_or(&[]);
     Ok(line
@@ -65,14 +65,24 @@ pub fn principal_variation(engine: &mut Engine, args: &[String]) -> Reply {
         .join(" "))
 }
 
-/// `hoshi-ownership_gfx`: who owns each point, as shading from Black (+1) to White (-1).
+/// `hoshi-ownership_gfx`: who owns each point at the end of the search's playouts, as
+/// shading from Black (+1) to White (-1); the quick Monte Carlo estimate of
+/// `hoshi-ownership` when the player does not search.
 pub fn ownership_gfx(engine: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
-    let ownership = engine.ownership();
+    let to_move = engine.game().to_move();
     let g = engine.game().board().geometry();
+    // The search's ownership is indexed like `vertices`: rows from the bottom, columns
+    // from A.
+    let values: Vec<f64> = match study(engine, to_move).ownership {
+        Some(ownership) => ownership.iter().map(|&v| f64::from(v)).collect(),
+        None => {
+            let quick = engine.ownership();
+            vertices(g).map(|v| quick.value(g.point(v))).collect()
+        }
+    };
     let mut text = String::from("INFLUENCE");
-    for v in vertices(g) {
-        let value = ownership.value(g.point(v));
+    for (v, value) in vertices(g).zip(values) {
         if value.abs() >= 0.05 {
             let _ = write!(text, " {v} {value:.2}");
         }
@@ -146,18 +156,31 @@ pub fn genmove_with_live_gfx(engine: &mut Engine, color: Color, mode: Mode) -> C
 
 /// Searches for `color` as long as a move would take, stopping early on GoGui's interrupt;
 /// the candidates found and the playouts spent.
-fn study(engine: &mut Engine, color: Color) -> (Vec<MoveInfo>, u64) {
-    let seconds = engine.thinking_seconds();
-    let limit = Duration::from_secs_f64(seconds);
-    let mut moves = Vec::new();
-    let mut playouts = 0;
+fn study(engine: &mut Engine, color: Color) -> Study {
+    let limit = Duration::from_secs_f64(engine.thinking_seconds());
     let signals = engine.signals();
-    engine.analyze(color, &mut |progress| {
-        moves = progress.moves();
-        playouts = progress.playouts();
-        progress.elapsed() < limit && !signals.interrupted()
+    let mut moves = Vec::new();
+    let result = engine.analyze(color, &mut |progress| {
+        let go_on = progress.elapsed() < limit && !signals.interrupted();
+        if !go_on {
+            moves = progress.moves();
+        }
+        go_on
     });
-    (moves, playouts)
+    Study {
+        moves,
+        playouts: result.as_ref().map_or(0, |r| r.playouts),
+        ownership: result.map(|r| r.ownership),
+    }
+}
+
+/// What a study of the position found.
+struct Study {
+    /// The candidate moves, most simulated first.
+    moves: Vec<MoveInfo>,
+    playouts: u64,
+    /// The search's ownership (rows from the bottom, +1 Black), if a search ran.
+    ownership: Option<Vec<f32>>,
 }
 
 /// A visit count short enough for a point's label: 812, 4.5k, 12k, 1.2M.
