@@ -121,8 +121,11 @@ mod tests {
     use super::*;
 
     fn names(size: usize, n: usize) -> String {
-        fixed(size, n)
-            .unwrap()
+        joined(&fixed(size, n).unwrap())
+    }
+
+    fn joined(vertices: &[Vertex]) -> String {
+        vertices
             .iter()
             .map(|v| v.to_string())
             .collect::<Vec<_>>()
@@ -180,12 +183,7 @@ mod tests {
     }
 
     fn free_names(size: usize, n: usize) -> String {
-        free(size, n)
-            .unwrap()
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+        joined(&free(size, n).unwrap())
     }
 
     #[test]

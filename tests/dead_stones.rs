@@ -74,6 +74,19 @@ fn a_dead_group_in_the_corner() {
     );
 }
 
+/// White's corner group lives only if White wins the ko at G1 (see the test below).
+const ALIVE_ONLY_BY_KO: [&str; 9] = [
+    ". O . O . O . O .",
+    "O O O O O O O O O",
+    ". . . . . . . . .",
+    "O O O O O O O O O",
+    "X X X X X X X X X",
+    ". . . . . . X X X",
+    ". . . . . X O O O",
+    ". . . . . X O O O",
+    ". . . . X O . O .",
+];
+
 /// Hand-made. White's corner group has one eye at J1 and a second at G1 only while Black
 /// cannot take the ko: Black G1 captures F1, and on a finished board White has no ko threat
 /// left, so Black connects at F1 next and the group has one eye. The rule hoshi follows (J89's
@@ -81,22 +94,7 @@ fn a_dead_group_in_the_corner() {
 /// to live is dead. Black 45, White 36 + 7.5. GNU Go 3.8 agrees.
 #[test]
 fn a_group_alive_only_by_ko_is_dead() {
-    check(
-        &[
-            ". O . O . O . O .",
-            "O O O O O O O O O",
-            ". . . . . . . . .",
-            "O O O O O O O O O",
-            "X X X X X X X X X",
-            ". . . . . . X X X",
-            ". . . . . X O O O",
-            ". . . . . X O O O",
-            ". . . . X O . O .",
-        ],
-        "F1 G2 G3 H1 H2 H3 J2 J3",
-        "",
-        "B+1.5",
-    );
+    check(&ALIVE_ONLY_BY_KO, "F1 G2 G3 H1 H2 H3 J2 J3", "", "B+1.5");
 }
 
 /// Hand-made. Walls on D and F with the E column (and D1, D6, F6) between them: 12 dame,
@@ -402,17 +400,7 @@ fn the_player_passes_on_the_same_judgement() {
     use hoshi::player::{Choice, Level, Mode, Player};
     use hoshi::search::player::{MctsPlayer, Overrides};
 
-    let rows = [
-        ". O . O . O . O .",
-        "O O O O O O O O O",
-        ". . . . . . . . .",
-        "O O O O O O O O O",
-        "X X X X X X X X X",
-        ". . . . . . X X X",
-        ". . . . . X O O O",
-        ". . . . . X O O O",
-        ". . . . X O . O .",
-    ];
+    let rows = ALIVE_ONLY_BY_KO;
     let mut game = diagram(&rows, Ruleset::FRENCH, Color::White);
     common::play(&mut game, Color::White, "pass");
     let overrides = Overrides {
