@@ -283,6 +283,16 @@ fn genmove_analyze_streams_then_plays() {
 }
 
 #[test]
+fn genmove_analyze_with_interval_zero_only_plays() {
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--playouts", "2000"]);
+    engine.send("5 lz-genmove_analyze w 0\n");
+    let answer = engine.answer();
+    assert_eq!(answer.len(), 2, "{answer:?}");
+    assert_eq!(answer[0], "=5");
+    assert!(answer[1].starts_with("play "), "{answer:?}");
+}
+
+#[test]
 fn bad_analysis_requests_are_refused_and_change_nothing() {
     let mut engine = Engine::start(&["--size", "9"]);
     engine.send("1 lz-analyze b -3\n2 kata-analyze b 10 ownership maybe\n3 lz-genmove_analyze x\n");

@@ -48,7 +48,7 @@ struct Request {
     dialect: Dialect,
     /// The player whose moves are analysed (the player to move unless given).
     color: Color,
-    /// Time between two lines; zero means a line only at the end of a genmove.
+    /// Time between two lines; zero means none while a genmove thinks.
     interval: Duration,
     /// Whether KataGo's `ownership` is wanted.
     ownership: bool,
@@ -139,27 +139,23 @@ fn wait_for_input(signals: &Signals) {
     }
 }
 
-/// Streams lines while choosing a move, then plays it and writes `play X`.
+/// Streams lines while choosing a move (none with an interval of 0), then plays it and
+/// writes `play X`.
 fn genmove(engine: &mut Engine, request: &Request, out: &mut dyn Write) -> io::Result<()> {
     let mut failure = None;
-    let mut last = None;
     let mut next_line = request.interval;
     let streaming = !request.interval.is_zero();
     let choice = engine.genmove_watched(request.color, Mode::Play, &mut |progress| {
-        if streaming && progress.elapsed() >= next_line {
+        if streaming && failure.is_none() && progress.elapsed() >= next_line {
             next_line = progress.elapsed() + request.interval.max(MIN_INTERVAL);
             if let Err(why) = write_line(out, request, progress) {
                 failure = Some(why);
             }
         }
-        last = Some(line(request, progress));
         true
     });
     if let Some(why) = failure {
         return Err(why);
-    }
-    if let Some(text) = last.filter(|_| !streaming) {
-        writeln!(out, "{text}")?;
     }
     let played = match choice {
         Choice::Resign => "resign".to_string(),
