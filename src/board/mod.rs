@@ -14,6 +14,7 @@
 //! * removing a captured chain gives one liberty per removed stone to each distinct
 //!   neighbouring chain.
 
+pub mod ladder;
 pub mod tactics;
 pub mod zobrist;
 
@@ -309,11 +310,18 @@ impl Board {
 
     /// Heads of the chains of `color` that have exactly one liberty.
     pub fn chains_in_atari(&self, color: Color) -> Vec<Point> {
+        self.chains_with_liberties(color, 1)
+    }
+
+    /// Heads of the chains of `color` that have exactly `liberties` liberties.
+    pub fn chains_with_liberties(&self, color: Color, liberties: usize) -> Vec<Point> {
         let stone = Cell::stone(color);
         self.geometry
             .points()
             .filter(|&p| {
-                self.cell(p) == stone && self.head[p.index()] == p && self.liberties[p.index()] == 1
+                self.cell(p) == stone
+                    && self.head[p.index()] == p
+                    && usize::from(self.liberties[p.index()]) == liberties
             })
             .collect()
     }

@@ -55,16 +55,30 @@ impl Board {
     /// Liberties the chain of a stone of `color` on the empty point `p` would have, counted
     /// up to `LIMIT` (enough to tell atari from safety). Stones it would capture count as
     /// liberties where they touch `p`.
+    #[inline]
     pub fn liberties_after<const LIMIT: usize>(&self, color: Color, p: Point) -> usize {
+        self.liberties_after_except::<LIMIT>(color, p, Point::NONE)
+    }
+
+    /// Like [`Board::liberties_after`], as if `filled` (an empty point) held a stone too:
+    /// what the chain would keep after the opponent's reply there, which is how a ladder
+    /// reader weighs the attacker's two ataris without playing them.
+    #[inline]
+    pub fn liberties_after_except<const LIMIT: usize>(
+        &self,
+        color: Color,
+        p: Point,
+        filled: Point,
+    ) -> usize {
         let g = self.geometry;
         let mut libs = SmallSet::<LIMIT>::new();
         let own = Cell::stone(color);
         for n in g.neighbours(p) {
             let c = self.cell(n);
             let full = if c == Cell::Empty {
-                libs.insert(n)
+                n != filled && libs.insert(n)
             } else if c == own {
-                self.add_liberties_except(n, p, &mut libs)
+                self.add_liberties_except(n, [p, filled], &mut libs)
             } else if c.is_stone() && self.liberty_count(n) == 1 {
                 libs.insert(n)
             } else {
@@ -77,21 +91,24 @@ impl Board {
         libs.len()
     }
 
-    /// Adds the liberties of the chain on `s` other than `except` to `libs`; returns
-    /// whether `libs` is full.
+    /// Adds the liberties of the chain on `s` other than the points of `except` to `libs`;
+    /// returns whether `libs` is full.
+    #[inline]
     fn add_liberties_except<const N: usize>(
         &self,
         s: Point,
-        except: Point,
+        except: [Point; 2],
         libs: &mut SmallSet<N>,
     ) -> bool {
-        // A chain with more liberties than the set holds fills it whatever they are.
-        if self.liberty_count(s) > N {
+        // A chain with as many liberties as the set holds, besides the excepted points,
+        // fills it whatever they are.
+        let excepted = 1 + usize::from(except[1] != Point::NONE);
+        if self.liberty_count(s) >= N + excepted {
             return true;
         }
         for stone in self.chain_stones(s) {
             for n in self.geometry.neighbours(stone) {
-                if n != except && self.cell(n) == Cell::Empty && libs.insert(n) {
+                if !except.contains(&n) && self.cell(n) == Cell::Empty && libs.insert(n) {
                     return true;
                 }
             }
@@ -132,7 +149,7 @@ impl Board {
 
     /// Moves that may save the chain on `s` (which is in atari): capturing a neighbouring
     /// enemy chain that is itself in atari, or extending on the last liberty when that gives
-    /// at least two liberties. Calls `found` with each candidate.
+    /// three liberties, or two that a ladder cannot take. Calls `found` with each candidate.
     pub fn atari_escapes(&self, s: Point, mut found: impl FnMut(Point)) {
         let Some(color) = self.color_at(s) else {
             return;
@@ -152,8 +169,15 @@ impl Board {
             }
         }
         if let Some(lib) = self.atari_liberty(s) {
-            if self.check(color, lib).is_ok() && self.liberties_after::<3>(color, lib) >= 2 {
-                found(lib);
+            if self.check(color, lib).is_ok() {
+                let escapes = match self.liberties_after::<3>(color, lib) {
+                    0 | 1 => false,
+                    2 => !self.escape_is_caught(s),
+                    _ => true,
+                };
+                if escapes {
+                    found(lib);
+                }
             }
         }
     }

@@ -15,6 +15,8 @@ pub const EVEN: f64 = 10.0;
 pub struct Priors {
     /// Moves that answer the last move's atari (capture or escape).
     atari_answers: Vec<Point>,
+    /// What ladders say about the whole board.
+    ladders: Ladders,
     last: Option<Point>,
     second_last: Option<Point>,
 }
@@ -35,6 +37,7 @@ impl Priors {
         };
         Priors {
             atari_answers,
+            ladders: Ladders::read(board, color),
             last,
             second_last,
         }
@@ -56,11 +59,21 @@ impl Priors {
             add(0.0, 2.0 * EVEN);
         }
         let captured = board.capture_size(color, p);
-        if captured > 0 || self.atari_answers.contains(&p) {
+        if self.ladders.caught_escapes.contains(&p) {
+            // Running out of atari into a ladder only feeds the opponent more stones.
+            add(0.0, 3.0 * EVEN);
+        } else if captured > 0 || self.atari_answers.contains(&p) {
             let weight = if captured > 1 { 3.0 * EVEN } else { 1.5 * EVEN };
             add(weight, weight);
         } else if board.is_self_atari(color, p) {
             add(0.0, EVEN);
+        }
+        if let Some(&(_, stones)) = self.ladders.captures.iter().find(|&&(q, _)| q == p) {
+            let weight = if stones > 1 { 3.0 * EVEN } else { 1.5 * EVEN };
+            add(weight, weight);
+        }
+        if self.ladders.saves.contains(&p) {
+            add(1.5 * EVEN, 1.5 * EVEN);
         }
         if patterns::matches(board.neighbourhood_code(p)) {
             add(EVEN, EVEN);
@@ -97,6 +110,45 @@ impl Priors {
             4..=5 => Some(0.8 * EVEN),
             _ => None,
         }
+    }
+}
+
+/// The ladders on the board, read once per position: on 19×19 a ladder that works (or
+/// does not) decides fights far from the last move, where the playouts rarely look.
+#[derive(Default)]
+struct Ladders {
+    /// Extensions of our chains in atari that a ladder captures.
+    caught_escapes: Vec<Point>,
+    /// Ataris that capture an opponent chain in a ladder, with the chain's size.
+    captures: Vec<(Point, usize)>,
+    /// Extensions that give three liberties to one of our chains the opponent could
+    /// ladder.
+    saves: Vec<Point>,
+}
+
+impl Ladders {
+    fn read(board: &Board, color: Color) -> Ladders {
+        let mut ladders = Ladders::default();
+        for s in board.chains_in_atari(color) {
+            if let Some(lib) = board.atari_liberty(s) {
+                if board.escape_is_caught(s) && !board.captures(color, lib) {
+                    ladders.caught_escapes.push(lib);
+                }
+            }
+        }
+        for s in board.chains_with_liberties(color.opponent(), 2) {
+            if let Some(atari) = board.ladder_atari(s) {
+                ladders.captures.push((atari, board.chain_len(s)));
+            }
+        }
+        for s in board.chains_with_liberties(color, 2) {
+            if board.ladder_atari(s).is_some() {
+                let mut saves = crate::board::tactics::SmallSet::<8>::new();
+                policy::save_from_ladder(board, color, s, &mut saves);
+                ladders.saves.extend_from_slice(saves.as_slice());
+            }
+        }
+        ladders
     }
 }
 
