@@ -15,6 +15,7 @@
 //!   neighbouring chain.
 
 pub mod ladder;
+pub mod nakade;
 pub mod tactics;
 pub mod zobrist;
 
