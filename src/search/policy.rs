@@ -7,8 +7,9 @@
 //!    escape even by one step, or saving our chain it left with two liberties from such an
 //!    atari (full ladders are read for the tree's priors and for escapes, not here: reading
 //!    one after most moves of every playout would cost a third of the playouts);
-//! 3. play a good 3×3 shape next to the last move;
-//! 4. otherwise a random move, never filling one of our own eyes and, most of the time, not
+//! 3. kill an eye space the last move closed: play the vital point of a small area (nakade);
+//! 4. play a good 3×3 shape next to the last move;
+//! 5. otherwise a random move, never filling one of our own eyes and, most of the time, not
 //!    putting our own chain in atari.
 //!
 //! Each rule fires with a probability below 1: some randomness keeps the playouts from
@@ -29,6 +30,8 @@ pub struct PolicyConfig {
     pub atari: f64,
     /// Chance of looking for two-liberty tactics (ladders) around the last move.
     pub tactics: f64,
+    /// Chance of playing the vital point of a small eye space next to the last move.
+    pub nakade: f64,
     /// Chance of looking for 3×3 patterns around the last move.
     pub pattern: f64,
     /// Chance of refusing a random move that puts one of our chains of two or more stones in
@@ -42,6 +45,7 @@ impl PolicyConfig {
     pub const HEAVY: PolicyConfig = PolicyConfig {
         atari: 0.9,
         tactics: 0.9,
+        nakade: 0.8,
         pattern: 0.9,
         self_atari: 0.9,
     };
@@ -49,7 +53,8 @@ impl PolicyConfig {
     /// Uniform random moves that do not fill own eyes.
     pub const LIGHT: PolicyConfig = PolicyConfig {
         atari: 0.0,
-        tactics: 0.9,
+        tactics: 0.0,
+        nakade: 0.0,
         pattern: 0.0,
         self_atari: 0.0,
     };
@@ -137,6 +142,11 @@ pub fn choose(
                     return Move::Play(p);
                 }
             }
+            if config.nakade > 0.0 && rng.gen_bool(config.nakade) {
+                if let Some(p) = nakade(board, color, last) {
+                    return Move::Play(p);
+                }
+            }
             if config.pattern > 0.0 && rng.gen_bool(config.pattern) {
                 if let Some(p) = pick(&pattern_moves(board, color, last), rng) {
                     if forbidden.allows(color, p) {
@@ -217,6 +227,14 @@ pub fn save_from_ladder(board: &Board, color: Color, s: Point, moves: &mut Small
             }
         }
     }
+}
+
+/// The vital point of the small eye space the last move (the opponent's) closed, if we may
+/// play there: the attacker's nakade. A vital stone is often a self-atari on purpose.
+pub fn nakade(board: &Board, color: Color, last: Point) -> Option<Point> {
+    board
+        .nakade_point(last)
+        .filter(|&p| board.check(color, p).is_ok())
 }
 
 /// Empty points around the last move where a 3×3 pattern matches, that are legal, not our
@@ -352,6 +370,30 @@ mod tests {
         assert!(atari_answers(&b, Color::White, p("D5")).is_empty());
         let (b, p) = board("C4 D3 E5 D5", "D4 G2");
         assert_eq!(names(&b, atari_answers(&b, Color::White, p("D5"))), ["E4"]);
+    }
+
+    #[test]
+    fn playouts_kill_a_straight_three() {
+        // White's last move C2 closes the eye space B1 C1 D1: Black takes its middle.
+        let (b, p) = board("", "A1 A2 B2 C2 D2 E2 E1 C3");
+        assert_eq!(nakade(&b, Color::Black, p("C2")), Some(p("C1")));
+        let mut rng = SmallRng::seed_from_u64(3);
+        let config = PolicyConfig {
+            atari: 0.0,
+            tactics: 0.0,
+            nakade: 1.0,
+            pattern: 0.0,
+            self_atari: 0.0,
+        };
+        let mv = choose(
+            &b,
+            Color::Black,
+            Move::Play(p("C2")),
+            &config,
+            &Forbidden::default(),
+            &mut rng,
+        );
+        assert_eq!(mv, Move::Play(p("C1")));
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub struct Priors {
     ladders: Ladders,
     last: Option<Point>,
     second_last: Option<Point>,
+    /// The vital point of the eye space the last move closed.
+    nakade: Option<Point>,
 }
 
 impl Priors {
@@ -36,6 +38,7 @@ impl Priors {
             Move::Pass => None,
         };
         Priors {
+            nakade: last.and_then(|l| policy::nakade(board, color, l)),
             atari_answers,
             ladders: Ladders::read(board, color),
             last,
@@ -71,6 +74,9 @@ impl Priors {
         if let Some(&(_, stones)) = self.ladders.captures.iter().find(|&&(q, _)| q == p) {
             let weight = if stones > 1 { 3.0 * EVEN } else { 1.5 * EVEN };
             add(weight, weight);
+        }
+        if self.nakade == Some(p) {
+            add(1.5 * EVEN, 1.5 * EVEN);
         }
         if self.ladders.saves.contains(&p) {
             add(1.5 * EVEN, 1.5 * EVEN);
