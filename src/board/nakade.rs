@@ -82,9 +82,17 @@ impl Board {
             len: 1,
         };
         area.points[0] = start;
+        let Some(intruder) = owner.color().map(|c| c.opponent()) else {
+            return None;
+        };
         let mut next = 0;
         while next < area.len {
-            for n in self.geometry.neighbours(area.points[next]) {
+            let p = area.points[next];
+            // One load rules out most areas: an opponent stone on the rim.
+            if self.neighbours_of(p, intruder) > 0 {
+                return None;
+            }
+            for n in self.geometry.neighbours(p) {
                 match self.cell(n) {
                     Cell::Empty => {
                         if !area.contains(n) {
