@@ -172,9 +172,7 @@ impl Board {
     pub fn is_ladder_atari(&self, color: Color, p: Point) -> bool {
         let enemy = Cell::stone(color.opponent());
         self.geometry.neighbours(p).into_iter().any(|n| {
-            self.cell(n) == enemy
-                && self.liberty_count(n) == 2
-                && self.ladder_atari(n) == Some(p)
+            self.cell(n) == enemy && self.liberty_count(n) == 2 && self.ladder_atari(n) == Some(p)
         })
     }
 }

@@ -139,12 +139,16 @@ pub fn choose(
             }
             if config.tactics > 0.0 && rng.gen_bool(config.tactics) {
                 if let Some(p) = pick(&two_liberty_moves(board, color, last), rng) {
-                    return Move::Play(p);
+                    if forbidden.allows(color, p) {
+                        return Move::Play(p);
+                    }
                 }
             }
             if config.nakade > 0.0 && rng.gen_bool(config.nakade) {
                 if let Some(p) = nakade(board, color, last) {
-                    return Move::Play(p);
+                    if forbidden.allows(color, p) {
+                        return Move::Play(p);
+                    }
                 }
             }
             if config.pattern > 0.0 && rng.gen_bool(config.pattern) {
