@@ -82,9 +82,7 @@ impl Board {
             len: 1,
         };
         area.points[0] = start;
-        let Some(intruder) = owner.color().map(|c| c.opponent()) else {
-            return None;
-        };
+        let intruder = owner.color()?.opponent();
         let mut next = 0;
         while next < area.len {
             let p = area.points[next];
