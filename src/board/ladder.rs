@@ -124,7 +124,13 @@ impl Board {
     /// it cannot even extend to two liberties: a capture read in one step, without the
     /// copy a ladder needs, cheap enough for every move of a playout.
     pub fn net_atari(&self, s: Point) -> Option<Point> {
-        if self.liberty_count(s) != 2 || self.can_capture_next_to(s) {
+        let (a, b) = self.liberty_pair(s)?;
+        // An extension with three empty neighbours keeps two liberties whatever the atari:
+        // the usual case, answered from the neighbour counts alone.
+        if self.empty_neighbours(a) >= 3 && self.empty_neighbours(b) >= 3 {
+            return None;
+        }
+        if self.can_capture_next_to(s) {
             return None;
         }
         self.ladder_chase(s)

@@ -46,7 +46,8 @@ impl Board {
     /// an empty neighbour (most stones in a crowded playout) costs two loads.
     pub fn nakade_point(&self, last: Point) -> Option<Point> {
         let owner = self.cell(last);
-        if !owner.is_stone() || self.empty_neighbours(last) == 0 {
+        // Three or four empty neighbours always include two facing each other (see below).
+        if !owner.is_stone() || !(1..=2).contains(&self.empty_neighbours(last)) {
             return None;
         }
         // Order of `neighbours`: south, west, east, north; opposite pairs are (0, 3), (1, 2).
