@@ -17,8 +17,8 @@ pub struct Priors {
     atari_answers: Vec<Point>,
     /// What ladders say about the whole board.
     ladders: Ladders,
-    last: Option<Point>,
-    second_last: Option<Point>,
+    /// Each point's distance to the nearer of the last two moves (see [`cfg_distances`]).
+    distances: Vec<u8>,
     /// The vital point of the eye space the last move closed.
     nakade: Option<Point>,
 }
@@ -37,12 +37,12 @@ impl Priors {
             Move::Play(p) => Some(p),
             Move::Pass => None,
         };
+        let sources = [last, second_last].into_iter().flatten();
         Priors {
             nakade: last.and_then(|l| policy::nakade(board, color, l)),
             atari_answers,
             ladders: Ladders::read(board, color),
-            last,
-            second_last,
+            distances: cfg_distances(board, sources),
         }
     }
 
@@ -86,7 +86,7 @@ impl Priors {
         if patterns::matches(board.neighbourhood_code(p)) {
             add(EVEN, EVEN);
         }
-        if let Some(bonus) = self.closeness(board, p) {
+        if let Some(bonus) = self.closeness(p) {
             add(bonus, bonus);
         }
         match (edge_line(board, p), empty_around(board, p)) {
@@ -98,24 +98,11 @@ impl Priors {
     }
 
     /// Virtual wins for playing close to the last moves (distance 1, 2, 3).
-    fn closeness(&self, board: &Board, p: Point) -> Option<f64> {
-        let g = board.geometry();
-        let distance = |q: Point| {
-            let (a, b) = (g.vertex(p), g.vertex(q));
-            let dx = (a.col as i32 - b.col as i32).abs();
-            let dy = (a.row as i32 - b.row as i32).abs();
-            dx + dy + dx.max(dy)
-        };
-        let nearest = [self.last, self.second_last]
-            .into_iter()
-            .flatten()
-            .map(distance)
-            .min()?;
-        // dx + dy + max(dx, dy): 2 next to it, 3 diagonal, 4 two away, 5 knight's move.
-        match nearest {
-            0..=2 => Some(2.4 * EVEN),
-            3 => Some(2.2 * EVEN),
-            4..=5 => Some(0.8 * EVEN),
+    fn closeness(&self, p: Point) -> Option<f64> {
+        match self.distances.get(p.index()).copied()? {
+            1 => Some(2.4 * EVEN),
+            2 => Some(2.2 * EVEN),
+            3 => Some(0.8 * EVEN),
             _ => None,
         }
     }
@@ -158,6 +145,52 @@ impl Ladders {
         }
         ladders
     }
+}
+
+/// How far the closeness prior reaches.
+const MAX_DISTANCE: u8 = 3;
+
+/// Distances from the `sources` (moves just played) in the common fate graph, up to
+/// [`MAX_DISTANCE`], indexed by point (`u8::MAX` beyond): one step to a neighbour, none
+/// along a chain, whose stones share one fate. The liberties of a long chain the last move
+/// extended are as close to it as its own neighbours: in a capturing race they are the moves
+/// that matter, however far from the last stone they lie.
+fn cfg_distances(board: &Board, sources: impl Iterator<Item = Point>) -> Vec<u8> {
+    let g = board.geometry();
+    let mut distance = vec![u8::MAX; g.slots()];
+    let mut queue = Vec::new();
+    let reach = |p: Point, d: u8, distance: &mut [u8], queue: &mut Vec<Point>| {
+        if board.color_at(p).is_some() {
+            for s in board.chain_stones(p) {
+                distance[s.index()] = d;
+                queue.push(s);
+            }
+        } else {
+            distance[p.index()] = d;
+            queue.push(p);
+        }
+    };
+    for p in sources {
+        if distance[p.index()] != 0 {
+            reach(p, 0, &mut distance, &mut queue);
+        }
+    }
+    // Breadth first: every point is queued at its final distance, in increasing order.
+    let mut next = 0;
+    while next < queue.len() {
+        let p = queue[next];
+        next += 1;
+        let d = distance[p.index()];
+        if d >= MAX_DISTANCE {
+            continue;
+        }
+        for n in g.neighbours(p) {
+            if board.cell(n) != crate::board::Cell::Border && distance[n.index()] > d + 1 {
+                reach(n, d + 1, &mut distance, &mut queue);
+            }
+        }
+    }
+    distance
 }
 
 /// The line a point is on, counted from the nearest edge (1 = first line).
@@ -229,5 +262,28 @@ mod tests {
             wins / games,
             w0 / g0
         );
+    }
+
+    #[test]
+    fn closeness_follows_chains() {
+        // Black's last move E5 extends the chain B5-E5: the liberties at its far end are as
+        // close as E5's own neighbours.
+        let (b, p) = crate::board::test_board(9, "B5 C5 D5 E5", "");
+        let d = cfg_distances(&b, [p("E5")].into_iter());
+        let at = |v: &str| d[p(v).index()];
+        assert_eq!(at("E5"), 0);
+        assert_eq!(at("B5"), 0);
+        assert_eq!(at("F5"), 1);
+        assert_eq!(at("A5"), 1);
+        assert_eq!(at("B6"), 1);
+        assert_eq!(at("F6"), 2);
+        assert_eq!(at("G5"), 2);
+        assert_eq!(at("H5"), 3);
+        assert_eq!(at("J5"), u8::MAX);
+        // The prior follows: B4 (a liberty far from E5) is worth as much as F5.
+        let priors = Priors::new(&b, Color::White, Move::Play(p("E5")), Move::Pass);
+        assert_eq!(priors.closeness(p("B4")), priors.closeness(p("F5")));
+        assert_eq!(priors.closeness(p("H5")), Some(0.8 * EVEN));
+        assert_eq!(priors.closeness(p("J9")), None);
     }
 }
