@@ -275,4 +275,47 @@ mod tests {
         let (b, p) = board(9, "A2 B3 B5", "A3");
         assert!(b.escape_is_caught(p("A3")));
     }
+
+    /// Every ladder question on every chain of random games of every size, from the smallest
+    /// board to the largest: answers are liberties of the chain asked about, the same when
+    /// asked twice (the scratch board leaves nothing behind), and nothing panics.
+    #[test]
+    fn random_positions_of_every_size() {
+        use crate::board::Board;
+        use crate::coord::Move;
+        use rand::SeedableRng;
+        for size in [2, 3, 4, 5, 9, 13, 19, 25] {
+            for seed in 0..3 {
+                let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+                let mut b = Board::new(size).expect("size");
+                let mut color = Color::Black;
+                for _ in 0..size * size * 2 {
+                    if let Move::Play(p) = crate::playout::random_move(&b, color, &mut rng) {
+                        b.place(color, p);
+                        check_every_chain(&b);
+                        assert_eq!(b.nakade_point(p), b.nakade_point(p));
+                    } else {
+                        b.pass();
+                    }
+                    color = color.opponent();
+                }
+            }
+        }
+    }
+
+    fn check_every_chain(b: &crate::board::Board) {
+        for s in b.geometry().points().filter(|&s| b.color_at(s).is_some()) {
+            let libs = b.liberties(s);
+            let caught = b.escape_is_caught(s);
+            assert_eq!(caught, b.escape_is_caught(s));
+            if libs.len() != 1 {
+                assert!(!caught);
+            }
+            for atari in [b.ladder_atari(s), b.net_atari(s)].into_iter().flatten() {
+                assert_eq!(libs.len(), 2);
+                assert!(libs.contains(&atari));
+            }
+            assert_eq!(b.ladder_atari(s), b.ladder_atari(s));
+        }
+    }
 }
