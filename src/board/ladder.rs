@@ -10,7 +10,7 @@
 //! escape. That gets the usual ladders and breakers right for a few microseconds.
 
 use super::{Board, Cell};
-use crate::coord::{Color, Point};
+use crate::coord::Point;
 use std::cell::RefCell;
 
 thread_local! {
@@ -172,15 +172,6 @@ impl Board {
                 .any(|n| self.cell(n) == enemy && self.liberty_count(n) == 1)
         })
     }
-
-    /// Whether `color` playing on `p` puts a neighbouring enemy chain in atari that a
-    /// ladder then captures.
-    pub fn is_ladder_atari(&self, color: Color, p: Point) -> bool {
-        let enemy = Cell::stone(color.opponent());
-        self.geometry.neighbours(p).into_iter().any(|n| {
-            self.cell(n) == enemy && self.liberty_count(n) == 2 && self.ladder_atari(n) == Some(p)
-        })
-    }
 }
 
 #[cfg(test)]
@@ -197,8 +188,6 @@ mod tests {
         let atari = b.ladder_atari(p("D4")).expect("a ladder");
         let name = b.geometry().name(atari);
         assert!(name == "D5" || name == "E4", "{name}");
-        assert!(b.is_ladder_atari(Color::Black, atari));
-        assert!(!b.is_ladder_atari(Color::Black, p("C5")));
         // After Black's atari at D5, running at E4 is caught.
         let (b, p) = board(9, "C4 D3 E5 D5", "D4");
         assert!(b.escape_is_caught(p("D4")));
