@@ -318,17 +318,19 @@ mod tests {
         crate::board::test_board(9, black, white)
     }
 
+    /// The points of `set` by name, sorted.
+    fn names(b: &Board, set: SmallSet<8>) -> Vec<String> {
+        let mut v: Vec<String> = set
+            .as_slice()
+            .iter()
+            .map(|&q| b.geometry().name(q))
+            .collect();
+        v.sort();
+        v
+    }
+
     #[test]
     fn answers_an_atari_by_capturing_or_escaping() {
-        let names = |b: &Board, set: SmallSet<8>| {
-            let mut v: Vec<String> = set
-                .as_slice()
-                .iter()
-                .map(|&q| b.geometry().name(q))
-                .collect();
-            v.sort();
-            v
-        };
         // White E5 puts Black E4 in atari (E3 left): Black escapes at E3.
         let (b, p) = board("E4", "D4 F4 E5");
         assert_eq!(names(&b, atari_answers(&b, Color::Black, p("E5"))), ["E3"]);
@@ -345,15 +347,6 @@ mod tests {
 
     #[test]
     fn two_liberty_tactics() {
-        let names = |b: &Board, set: SmallSet<8>| {
-            let mut v: Vec<String> = set
-                .as_slice()
-                .iter()
-                .map(|&q| b.geometry().name(q))
-                .collect();
-            v.sort();
-            v
-        };
         // White's last move D4 has two liberties; after Black E4, D5 leaves it one.
         let (b, p) = board("C4 D3 E5 D6", "D4");
         assert_eq!(
