@@ -16,8 +16,10 @@ use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-/// How long an answer may take before the engine counts as hung.
-const PATIENCE: Duration = Duration::from_secs(10);
+/// How long an answer may take before the engine counts as hung: generous, since a
+/// dead-stone judgement on a big board takes a few tenths of a second of CPU, and a test run
+/// beside other work may get a small share of the cores.
+const PATIENCE: Duration = Duration::from_secs(30);
 
 /// An engine process whose answers a reader thread splits at their empty line.
 struct Session {
