@@ -66,11 +66,10 @@ impl Board {
 
     /// Plays the ladder out on this (scratch) board: the chain on `s` is in atari and its
     /// owner to move. Returns whether it is captured.
-    fn run_ladder(&mut self, s: Point, counter_captures: bool) -> bool {
+    fn run_ladder(&mut self, s: Point, mut counter_captures: bool) -> bool {
         let Some(defender) = self.color_at(s) else {
             return false;
         };
-        let mut counter_captures = counter_captures;
         // Each step takes two stones; a ladder cannot run longer than the board is wide
         // twice over, so a longer one is a reading error and counts as an escape.
         for _ in 0..2 * self.size() {

@@ -92,19 +92,14 @@ impl Board {
                 return None;
             }
             for n in self.geometry.neighbours(p) {
-                match self.cell(n) {
-                    Cell::Empty => {
-                        if !area.contains(n) {
-                            if area.len == MAX_AREA {
-                                return None;
-                            }
-                            area.points[area.len] = n;
-                            area.len += 1;
-                        }
+                // Opponent stones were ruled out above: the rest is the owner's wall or the
+                // edge, or more of the area.
+                if self.cell(n) == Cell::Empty && !area.contains(n) {
+                    if area.len == MAX_AREA {
+                        return None;
                     }
-                    Cell::Border => {}
-                    stone if stone == owner => {}
-                    _ => return None,
+                    area.points[area.len] = n;
+                    area.len += 1;
                 }
             }
             next += 1;
