@@ -13,9 +13,8 @@
 use hoshi::board::Board;
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
-use hoshi::playout::play_out;
 use hoshi::rules::Ruleset;
-use hoshi::search::policy::{self, Forbidden, PolicyConfig};
+use hoshi::search::playout::{self, play_out, Forbidden, PlayoutPolicy};
 use hoshi::search::{Budget, Search, SearchConfig};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -127,13 +126,13 @@ fn board_speed(size: usize, o: &Options) {
 fn random_playouts(empty: &Board, seconds: f64, seed: u64) -> f64 {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut board = empty.clone();
-    let max_moves = 3 * empty.size() * empty.size();
+    let mut record = Vec::new();
     let start = Instant::now();
     let mut n = 0u64;
     while start.elapsed().as_secs_f64() < seconds {
         for _ in 0..32 {
             board.copy_from(empty);
-            std::hint::black_box(play_out(&mut board, Color::Black, max_moves, &mut rng));
+            std::hint::black_box(light_playout(&mut board, &mut rng, &mut record));
         }
         n += 32;
     }
@@ -165,11 +164,11 @@ fn policy_game(size: usize, moves: usize) -> Vec<Move> {
     while played.len() < moves {
         let color = game.to_move();
         let nowhere = Forbidden::default();
-        let mut mv = policy::choose(
+        let mut mv = playout::choose(
             game.board(),
             color,
             last,
-            &PolicyConfig::HEAVY,
+            &PlayoutPolicy::HEAVY,
             &nowhere,
             &mut rng,
         );
@@ -281,4 +280,21 @@ fn engine_genmove(command: &str, game: &Game) -> Option<f64> {
     let _ = ask("quit");
     let _ = child.wait();
     Some(seconds)
+}
+
+/// One uniform random playout ([`PlayoutPolicy::LIGHT`]) with Black to play: the board's
+/// speed, as `cargo bench --bench playouts` measures it.
+fn light_playout(board: &mut Board, rng: &mut SmallRng, record: &mut playout::MoveRecord) -> i32 {
+    record.clear();
+    let nowhere = Forbidden::default();
+    play_out(
+        board,
+        Color::Black,
+        Move::Pass,
+        &PlayoutPolicy::LIGHT,
+        &nowhere,
+        rng,
+        record,
+    )
+    .black_lead
 }

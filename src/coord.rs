@@ -273,6 +273,14 @@ impl Geometry {
         self.vertex(p).to_string()
     }
 
+    /// A move as GTP writes it: `D4` or `pass`.
+    pub fn move_name(self, mv: Move) -> String {
+        match mv {
+            Move::Pass => "pass".into(),
+            Move::Play(p) => self.name(p),
+        }
+    }
+
     /// Parses a GTP vertex into a point of this board.
     pub fn parse_point(self, text: &str) -> Option<Point> {
         Vertex::parse_gtp(text).and_then(|v| self.try_point(v))

@@ -3,22 +3,21 @@
 //! into protocol text is `gtp`'s job.
 
 use crate::board::{Board, Illegal, MoveEffect};
-use crate::clock::{Clock, TimeControl};
 use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
 use crate::handicap::HandicapError;
-use crate::ownership::{self, Ownership, JUDGE_PLAYOUTS, JUDGE_SEED};
-use crate::player::{Choice, Level, Mode, Player, RandomPlayer};
+use crate::player::clock::{Clock, TimeControl};
+use crate::player::judge::{self, JUDGE_PLAYOUTS, JUDGE_SEED};
+use crate::player::mcts::{default_seconds, Overrides};
+use crate::player::{Choice, Level, MctsPlayer, Mode, Player, RandomPlayer};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
-use crate::search::player::{default_seconds, MctsPlayer, Overrides};
+use crate::search::ownership::{self, Estimate as Ownership};
 use crate::search::{SearchResult, Watch};
 use crate::sgf::{self, SgfError};
-use crate::signals::Signals;
 use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// What the command line sets.
@@ -104,32 +103,30 @@ pub struct Engine {
     clock: Clock,
     /// The player who resigned this game, if one did.
     resigned: Option<Color>,
-    /// News from outside while thinking (new input, GoGui's interrupt).
-    signals: Arc<Signals>,
     /// After our move: the number of moves then and the opponent, whose turn we may think
     /// on (pondering) until the game moves on.
     ponder_on: Option<(usize, Color)>,
     /// The last dead-stone judgement, kept because controllers ask `final_status_list dead`,
     /// `alive`, `seki` and `final_score` in a row about one position, and each judgement
     /// runs two searches.
-    judged: RefCell<Option<Judged>>,
+    judged: RefCell<Option<CachedStatus>>,
 }
 
-/// A judgement and the position it was made for.
-struct Judged {
+/// A dead-stone judgement and the position it was made for.
+struct CachedStatus {
     board: Board,
     to_move: Color,
     rules: &'static str,
     status: Status,
 }
 
-impl Judged {
-    fn of(game: &Game) -> Judged {
-        Judged {
+impl CachedStatus {
+    fn of(game: &Game) -> CachedStatus {
+        CachedStatus {
             board: game.board().clone(),
             to_move: game.to_move(),
             rules: game.rules().name,
-            status: ownership::judge(game),
+            status: judge::judge(game),
         }
     }
 
@@ -156,19 +153,9 @@ impl Engine {
             settings,
             clock: Clock::default(),
             resigned: None,
-            signals: Arc::default(),
             ponder_on: None,
             judged: RefCell::new(None),
         }
-    }
-
-    /// Where news from outside comes from while the engine thinks.
-    pub fn listen(&mut self, signals: Arc<Signals>) {
-        self.signals = signals;
-    }
-
-    pub fn signals(&self) -> Arc<Signals> {
-        Arc::clone(&self.signals)
     }
 
     /// Changes settings during a session (GoGui's parameter dialog): the player is rebuilt
@@ -261,16 +248,16 @@ impl Engine {
         Ok(())
     }
 
-    /// The player's move for `color`, played unless `mode` is a regression query. GoGui's
-    /// interrupt ends the thinking early: the best move so far is played.
+    /// The player's move for `color`, played unless `mode` is a regression query.
     pub fn genmove(&mut self, color: Color, mode: Mode) -> Choice {
         self.genmove_watched(color, mode, &mut |_| true)
     }
 
-    /// [`Engine::genmove`] with a watcher of the search (analysis output while choosing);
-    /// GoGui's interrupt still ends it. A move played is charged to `color`'s clock: the
-    /// time from the moment the engine was asked (reading the GTP line takes microseconds)
-    /// to the move being played.
+    /// [`Engine::genmove`] with a watcher of the search that may end the thinking early
+    /// (GoGui's interrupt: the best move so far is played) or show it (analysis output
+    /// while choosing). A move played is charged to `color`'s clock: the time from the
+    /// moment the engine was asked (reading the GTP line takes microseconds) to the move
+    /// being played.
     pub fn genmove_watched(&mut self, color: Color, mode: Mode, watch: Watch<'_>) -> Choice {
         let started = Instant::now();
         let choice = self.choose(color, mode, watch);
@@ -286,12 +273,9 @@ impl Engine {
     }
 
     fn choose(&mut self, color: Color, mode: Mode, watch: Watch<'_>) -> Choice {
-        let signals = Arc::clone(&self.signals);
-        let choice =
-            self.player
-                .choose_watched(&self.game, color, mode, &self.clock, &mut |progress| {
-                    watch(progress) && !signals.interrupted()
-                });
+        let choice = self
+            .player
+            .choose_watched(&self.game, color, mode, &self.clock, watch);
         if mode == Mode::Regression {
             return choice;
         }
@@ -314,14 +298,14 @@ impl Engine {
 
     /// Searches the position for `color` without playing, `watch` seeing the search until it
     /// ends it; `None` when the player does not search (`--random`).
-    pub fn analyze(&mut self, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
-        self.player.analyze(&self.game, color, watch)
+    pub fn think(&mut self, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
+        self.player.think(&self.game, color, watch)
     }
 
     /// Thinks on the opponent's time, when `--ponder` is on and the game is still where
-    /// our last move left it, until a command arrives (or the tree is full). The tree is
-    /// kept, so the next `genmove` starts from what was read meanwhile.
-    pub fn ponder(&mut self) {
+    /// our last move left it, until `watch` ends it (a command arrives) or the tree is
+    /// full. The tree is kept, so the next `genmove` starts from what was read meanwhile.
+    pub fn ponder(&mut self, watch: Watch<'_>) {
         let Some((moves, color)) = self.ponder_on else {
             return;
         };
@@ -332,15 +316,11 @@ impl Engine {
         {
             return;
         }
-        let signals = Arc::clone(&self.signals);
-        if signals.input_waiting() {
-            return;
-        }
         log::debug!("pondering for {color}");
         let mut full = false;
-        let result = self.analyze(color, &mut |progress| {
+        let result = self.think(color, &mut |progress| {
             full = progress.tree_full();
-            !full && !signals.input_waiting()
+            !full && watch(progress)
         });
         if let Some(result) = result {
             log::info!(
@@ -398,7 +378,7 @@ impl Engine {
             .filter(|j| j.fits(&self.game))
             .map(|j| j.status);
         known.unwrap_or_else(|| {
-            let judged = Judged::of(&self.game);
+            let judged = CachedStatus::of(&self.game);
             let status = judged.status;
             *self.judged.borrow_mut() = Some(judged);
             status
@@ -422,7 +402,7 @@ impl Engine {
 
     /// Who owns each point, by playouts from the position with the player to move.
     pub fn ownership(&self) -> Ownership {
-        Ownership::estimate(
+        ownership::estimate(
             self.game.board(),
             self.game.to_move(),
             JUDGE_PLAYOUTS,
@@ -440,7 +420,7 @@ impl Engine {
         let white_extra = self.game.komi() + handicap;
         let mut margins: Vec<f64> = self
             .ownership()
-            .leads()
+            .leads
             .iter()
             .map(|&lead| f64::from(lead) - white_extra)
             .collect();

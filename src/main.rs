@@ -93,10 +93,10 @@ struct Cli {
 enum Subcommand {
     /// Play a match between two GTP engines (in the spirit of gogui-twogtp) and report win
     /// rates and Elo.
-    Match(hoshi::arena::MatchArgs),
+    Match(hoshi::cmd::arena::MatchArgs),
     /// Review a game: annotate every move of an SGF file with the win rate, the score and
     /// hoshi's preferred move, and write the annotated SGF (Sabaki graphs the win rate).
-    Analyze(hoshi::review::AnalyzeArgs),
+    Analyze(hoshi::cmd::review::AnalyzeArgs),
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -158,8 +158,8 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     match &cli.command {
-        Some(Subcommand::Match(args)) => return hoshi::arena::command(args),
-        Some(Subcommand::Analyze(args)) => return hoshi::review::command(args),
+        Some(Subcommand::Match(args)) => return hoshi::cmd::arena::command(args),
+        Some(Subcommand::Analyze(args)) => return hoshi::cmd::review::command(args),
         None => {}
     }
     let settings = cli.settings();

@@ -5,8 +5,8 @@
 //! hoshi processes. GNU Go joins in when it is installed.
 
 use clap::Parser;
-use hoshi::arena::stats::{elo, wilson, Z95};
-use hoshi::arena::{self, results, Header, MatchArgs, Played, Row, Summary, Tally};
+use hoshi::cmd::arena::stats::{elo, wilson, Z95};
+use hoshi::cmd::arena::{self, results, Header, MatchArgs, Played, Row, Summary, Tally};
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::rules::Ruleset;
@@ -447,7 +447,7 @@ fn sgf_records_hold_players_rules_result_and_time() {
         seconds: [1.25, 3.5],
         clock_left: vec![
             None,
-            Some(hoshi::clock::TimeLeft {
+            Some(hoshi::player::clock::TimeLeft {
                 seconds: 12.345,
                 stones: 3,
             }),
@@ -629,8 +629,8 @@ fn silence_past_the_move_timeout_loses_on_time() {
 
 #[test]
 fn clocks_are_read_like_gogui_twogtp_in_seconds() {
-    use hoshi::arena::parse_clock;
-    use hoshi::clock::TimeControl;
+    use hoshi::cmd::arena::parse_clock;
+    use hoshi::player::clock::TimeControl;
     assert_eq!(
         parse_clock("600"),
         Ok(TimeControl::Absolute { main: 600.0 })
@@ -685,8 +685,8 @@ fn clocks_are_announced_and_told_before_every_move() {
         &s.fake("name=timed clock=1 1=C3 2=D4"),
         &s.fake("name=untimed clock=1 1=C4 2=D3"),
     );
-    args.clock = Some(hoshi::arena::parse_clock("30+10/5").expect("clock"));
-    args.white_clock = Some(hoshi::clock::TimeControl::Unlimited);
+    args.clock = Some(hoshi::cmd::arena::parse_clock("30+10/5").expect("clock"));
+    args.white_clock = Some(hoshi::player::clock::TimeControl::Unlimited);
     let row = only_row(&run(&args)).clone();
     // Two stones each in an unsettled crosscut: the count is whatever the dead-stone judge
     // makes of the fight; this test is about the clocks, so only check that the game was
@@ -723,7 +723,7 @@ fn a_move_longer_than_the_clock_loses_on_time() {
         &s.fake("name=slow clock=1 1=sleep0.3:C3 2=sleep0.6:D4"),
         &s.fake("name=quick 1=C4"),
     );
-    args.black_clock = Some(hoshi::arena::parse_clock("0.7").expect("clock"));
+    args.black_clock = Some(hoshi::cmd::arena::parse_clock("0.7").expect("clock"));
     let summary = run(&args);
     let row = only_row(&summary);
     assert_eq!((row.result.to_string().as_str(), row.moves), ("W+T", 2));
@@ -748,7 +748,7 @@ fn a_move_longer_than_the_clock_loses_on_time() {
 fn a_silent_engine_is_stopped_by_its_clock_not_the_move_timeout() {
     let s = Scratch::new("clock-silent");
     let mut args = s.args(&s.fake("name=sleeper 1=silent"), &s.fake("name=passer"));
-    args.clock = Some(hoshi::arena::parse_clock("0.5").expect("clock"));
+    args.clock = Some(hoshi::cmd::arena::parse_clock("0.5").expect("clock"));
     args.move_timeout = 1000.0;
     let summary = run(&args);
     let row = only_row(&summary);
@@ -770,7 +770,7 @@ fn canadian_overtime_gives_a_new_period_after_its_stones() {
         &s.fake("name=overtime clock=1 1=sleep0.5:C3 2=sleep0.5:D4 3=sleep0.5:B2"),
         &s.fake("name=quick 1=C4 2=D3 3=B4"),
     );
-    args.black_clock = Some(hoshi::arena::parse_clock("0.2+1/2").expect("clock"));
+    args.black_clock = Some(hoshi::cmd::arena::parse_clock("0.2+1/2").expect("clock"));
     let summary = run(&args);
     let row = only_row(&summary);
     assert!(!row.reason.contains("time"), "{}", row.reason);

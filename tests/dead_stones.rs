@@ -12,7 +12,7 @@ mod common;
 
 use common::{diagram, names};
 use hoshi::coord::Color;
-use hoshi::ownership;
+use hoshi::player::judge;
 use hoshi::rules::Ruleset;
 
 /// Judges the position drawn by `rows` (French rules, komi 7.5) with each side to move and
@@ -20,7 +20,7 @@ use hoshi::rules::Ruleset;
 fn check(rows: &[&str], dead: &str, seki: &str, result: &str) {
     for to_move in [Color::Black, Color::White] {
         let game = diagram(rows, Ruleset::FRENCH, to_move);
-        let status = ownership::judge(&game);
+        let status = judge::judge(&game);
         assert_eq!(names(&game, &status.dead), dead, "dead, {to_move} to move");
         assert_eq!(names(&game, &status.seki), seki, "seki, {to_move} to move");
         let score = game.score(&status).result().to_string();
@@ -332,10 +332,10 @@ const LONE_DEAD_STONES: [&str; 9] = [
 /// Plays `kgs-genmove_cleanup` for Black, White passing before each of its moves, until
 /// Black passes (at most 10 moves); returns the game and Black's moves, sorted.
 fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
-    use hoshi::clock::Clock;
     use hoshi::coord::Move;
+    use hoshi::player::clock::Clock;
+    use hoshi::player::mcts::{MctsPlayer, Overrides};
     use hoshi::player::{Choice, Level, Mode, Player};
-    use hoshi::search::player::{MctsPlayer, Overrides};
 
     let mut game = diagram(&LONE_DEAD_STONES, rules, Color::White);
     let overrides = Overrides {
@@ -350,7 +350,7 @@ fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
             Choice::Move(Move::Pass) => break,
             Choice::Move(mv) => {
                 game.play(Color::Black, mv).expect("a legal cleanup move");
-                black_moves.push(hoshi::search::move_name(game.board(), mv));
+                black_moves.push(game.board().geometry().move_name(mv));
             }
             Choice::Resign => panic!("cleanup resigned"),
         }
@@ -366,7 +366,7 @@ fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
 #[test]
 fn cleanup_captures_every_dead_stone_then_passes() {
     let before = diagram(&LONE_DEAD_STONES, Ruleset::FRENCH, Color::White);
-    let result = |g: &hoshi::game::Game| g.score(&ownership::judge(g)).result().to_string();
+    let result = |g: &hoshi::game::Game| g.score(&judge::judge(g)).result().to_string();
     assert_eq!(result(&before), "W+16.5");
     let (game, black_moves) = clean_up(Ruleset::FRENCH);
     assert_eq!(black_moves, ["A4", "B3", "B5", "C4"]);
@@ -395,10 +395,10 @@ fn cleanup_captures_under_tromp_taylor_too() {
 /// alive, as playouts alone see it, White would win by 18.5 and Black would play on).
 #[test]
 fn the_player_passes_on_the_same_judgement() {
-    use hoshi::clock::Clock;
     use hoshi::coord::Move;
+    use hoshi::player::clock::Clock;
+    use hoshi::player::mcts::{MctsPlayer, Overrides};
     use hoshi::player::{Choice, Level, Mode, Player};
-    use hoshi::search::player::{MctsPlayer, Overrides};
 
     let rows = ALIVE_ONLY_BY_KO;
     let mut game = diagram(&rows, Ruleset::FRENCH, Color::White);

@@ -117,9 +117,12 @@ fn random_games_read_back_the_same() {
         let mut player = RandomPlayer::new(seed);
         let mut color = Color::Black;
         for _ in 0..size * size {
-            let Choice::Move(mv) =
-                player.choose(&game, color, Mode::Play, &hoshi::clock::Clock::default())
-            else {
+            let Choice::Move(mv) = player.choose(
+                &game,
+                color,
+                Mode::Play,
+                &hoshi::player::clock::Clock::default(),
+            ) else {
                 break;
             };
             game.play(color, mv).expect("the player plays legal moves");

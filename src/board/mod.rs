@@ -3,7 +3,7 @@
 //!
 //! A [`Board`] is a plain value made of fixed arrays (no heap), so a search copies it and plays
 //! on the copy instead of ever undoing a move. It knows nothing of history: superko, komi,
-//! prisoners and whose turn it is belong to [`crate::game::Game`].
+//! prisoners and whose turn it is belong to the game record (`Game`, a layer above).
 //!
 //! Chains are kept as circular linked lists of stones with one representative (the *head*);
 //! the liberty count of a chain is stored on its head and is exact (distinct empty points),
@@ -59,7 +59,7 @@ impl Cell {
 }
 
 /// Why a move is refused. The board itself detects the first three; superko needs the game's
-/// history and is reported by [`crate::game::Game`].
+/// history and is reported by the game record (`Game`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Illegal {
     /// The point is not on this board.
@@ -349,6 +349,20 @@ impl Board {
             (0, _) => Some(Color::White),
             _ => None,
         }
+    }
+
+    /// Black's area minus White's: stones, plus empty points whose neighbours are all of one
+    /// colour ([`Board::area_owner`]). Exact once a playout has filled everything but eyes.
+    pub fn area_lead(&self) -> i32 {
+        let mut lead = self.stones(Color::Black) as i32 - self.stones(Color::White) as i32;
+        for &p in self.empty_points() {
+            match self.area_owner(p) {
+                Some(Color::Black) => lead += 1,
+                Some(Color::White) => lead -= 1,
+                None => {}
+            }
+        }
+        lead
     }
 
     /// How many of the four neighbours of `p` are empty.

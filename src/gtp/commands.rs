@@ -5,12 +5,13 @@
 
 use super::args;
 use super::gogui;
+use super::input::Signals;
 use super::Command;
 use crate::board::Illegal;
-use crate::clock::TimeControl;
-use crate::coord::{Color, Move, Point, PointSet, Vertex};
+use crate::coord::{Color, Point, PointSet, Vertex};
 use crate::engine::Engine;
 use crate::handicap::HandicapError;
+use crate::player::clock::TimeControl;
 use crate::player::{Choice, Level, Mode};
 use crate::rules::Ruleset;
 use std::fmt;
@@ -53,72 +54,93 @@ impl fmt::Display for Failure {
 }
 
 type Reply = Result<String, Failure>;
-type Handler = fn(&mut Engine, &[String]) -> Reply;
+
+/// How a command is run.
+#[derive(Clone, Copy)]
+pub enum Handler {
+    /// A command that answers at once.
+    Plain(fn(&mut Engine, &[String]) -> Reply),
+    /// A command that thinks: it also hears from the input thread, so that GoGui's
+    /// interrupt can end the thinking early.
+    Thinking(fn(&mut Engine, &[String], &Signals) -> Reply),
+}
+use Handler::{Plain, Thinking};
 
 /// The commands, in the order `list_commands` gives them.
 pub const COMMANDS: &[(&str, Handler)] = &[
     // Required and standard (spec §6).
-    ("protocol_version", |_, a| fixed(a, "2")),
-    ("name", |_, a| fixed(a, "hoshi")),
-    ("version", |_, a| fixed(a, env!("CARGO_PKG_VERSION"))),
-    ("known_command", known_command),
-    ("list_commands", list_commands),
-    ("quit", |_, a| fixed(a, "")),
-    ("boardsize", boardsize),
-    ("clear_board", clear_board),
-    ("komi", komi),
-    ("play", play),
-    ("genmove", |e, a| genmove(e, a, Mode::Play)),
-    ("undo", undo),
-    ("fixed_handicap", fixed_handicap),
-    ("place_free_handicap", place_free_handicap),
-    ("set_free_handicap", set_free_handicap),
-    ("time_settings", time_settings),
-    ("time_left", time_left),
-    ("final_score", final_score),
-    ("final_status_list", final_status_list),
-    ("loadsgf", loadsgf),
-    ("reg_genmove", |e, a| genmove(e, a, Mode::Regression)),
-    ("showboard", showboard),
+    ("protocol_version", Plain(|_, a| fixed(a, "2"))),
+    ("name", Plain(|_, a| fixed(a, "hoshi"))),
+    ("version", Plain(|_, a| fixed(a, env!("CARGO_PKG_VERSION")))),
+    ("known_command", Plain(known_command)),
+    ("list_commands", Plain(list_commands)),
+    ("quit", Plain(|_, a| fixed(a, ""))),
+    ("boardsize", Plain(boardsize)),
+    ("clear_board", Plain(clear_board)),
+    ("komi", Plain(komi)),
+    ("play", Plain(play)),
+    ("genmove", Thinking(|e, a, s| genmove(e, a, s, Mode::Play))),
+    ("undo", Plain(undo)),
+    ("fixed_handicap", Plain(fixed_handicap)),
+    ("place_free_handicap", Plain(place_free_handicap)),
+    ("set_free_handicap", Plain(set_free_handicap)),
+    ("time_settings", Plain(time_settings)),
+    ("time_left", Plain(time_left)),
+    ("final_score", Plain(final_score)),
+    ("final_status_list", Plain(final_status_list)),
+    ("loadsgf", Plain(loadsgf)),
+    (
+        "reg_genmove",
+        Thinking(|e, a, s| genmove(e, a, s, Mode::Regression)),
+    ),
+    ("showboard", Plain(showboard)),
     // Extensions of KGS, GoGui, GNU Go and others.
-    ("kgs-genmove_cleanup", |e, a| genmove(e, a, Mode::Cleanup)),
-    ("kgs-rules", kgs_rules),
-    ("kgs-time_settings", kgs_time_settings),
-    ("kgs-game_over", |_, a| fixed(a, "")),
-    ("gogui-analyze_commands", gogui_analyze_commands),
-    ("gogui-interrupt", |_, a| fixed(a, "")),
-    ("gogui-play_sequence", gogui_play_sequence),
-    ("gg-undo", gg_undo),
-    ("printsgf", printsgf),
-    ("cputime", cputime),
-    ("get_komi", |e, a| fixed(a, &e.game().komi().to_string())),
-    ("is_legal", is_legal),
-    ("all_legal", all_legal),
-    ("list_stones", list_stones),
-    ("captures", captures),
-    ("color", color),
-    ("countlib", countlib),
-    ("findlib", findlib),
-    ("echo", |_, a| Ok(a.join(" "))),
-    ("estimate_score", estimate_score),
+    (
+        "kgs-genmove_cleanup",
+        Thinking(|e, a, s| genmove(e, a, s, Mode::Cleanup)),
+    ),
+    ("kgs-rules", Plain(kgs_rules)),
+    ("kgs-time_settings", Plain(kgs_time_settings)),
+    ("kgs-game_over", Plain(|_, a| fixed(a, ""))),
+    ("gogui-analyze_commands", Plain(gogui_analyze_commands)),
+    ("gogui-interrupt", Plain(|_, a| fixed(a, ""))),
+    ("gogui-play_sequence", Plain(gogui_play_sequence)),
+    ("gg-undo", Plain(gg_undo)),
+    ("printsgf", Plain(printsgf)),
+    ("cputime", Plain(cputime)),
+    (
+        "get_komi",
+        Plain(|e, a| fixed(a, &e.game().komi().to_string())),
+    ),
+    ("is_legal", Plain(is_legal)),
+    ("all_legal", Plain(all_legal)),
+    ("list_stones", Plain(list_stones)),
+    ("captures", Plain(captures)),
+    ("color", Plain(color)),
+    ("countlib", Plain(countlib)),
+    ("findlib", Plain(findlib)),
+    ("echo", Plain(|_, a| Ok(a.join(" ")))),
+    ("estimate_score", Plain(estimate_score)),
     // hoshi's own.
-    ("hoshi-rules", hoshi_rules),
-    ("hoshi-level", hoshi_level),
-    ("hoshi-param", hoshi_param),
-    ("hoshi-ownership", hoshi_ownership),
-    ("hoshi-best_moves", gogui::best_moves),
-    ("hoshi-pv", gogui::principal_variation),
-    ("hoshi-ownership_gfx", gogui::ownership_gfx),
-    ("hoshi-legal_moves", gogui::legal_moves),
-    ("hoshi-time_budget", hoshi_time_budget),
-    ("hoshi-time_left", hoshi_time_left),
+    ("hoshi-rules", Plain(hoshi_rules)),
+    ("hoshi-level", Plain(hoshi_level)),
+    ("hoshi-param", Plain(hoshi_param)),
+    ("hoshi-ownership", Plain(hoshi_ownership)),
+    ("hoshi-best_moves", Thinking(gogui::best_moves)),
+    ("hoshi-pv", Thinking(gogui::principal_variation)),
+    ("hoshi-ownership_gfx", Thinking(gogui::ownership_gfx)),
+    ("hoshi-legal_moves", Plain(gogui::legal_moves)),
+    ("hoshi-time_budget", Plain(hoshi_time_budget)),
+    ("hoshi-time_left", Plain(hoshi_time_left)),
 ];
 
-/// Runs `command`; command names are matched in any case.
-pub fn execute(engine: &mut Engine, command: &Command) -> Reply {
+/// Runs `command`; command names are matched in any case. `signals` is what the input
+/// thread hears meanwhile.
+pub fn execute(engine: &mut Engine, command: &Command, signals: &Signals) -> Reply {
     let name = command.name.to_ascii_lowercase();
     match COMMANDS.iter().find(|(n, _)| *n == name) {
-        Some((_, handler)) => handler(engine, &command.args),
+        Some((_, Plain(handler))) => handler(engine, &command.args),
+        Some((_, Thinking(handler))) => handler(engine, &command.args, signals),
         None => Err(Failure::UnknownCommand),
     }
 }
@@ -131,8 +153,8 @@ fn fixed(args: &[String], answer: &str) -> Reply {
 
 fn known_command(_: &mut Engine, args: &[String]) -> Reply {
     let [name] = args::exactly(args)?;
-    let known =
-        COMMANDS.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) || super::analyze::handles(name);
+    let known = COMMANDS.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+        || super::analysis::handles(name);
     Ok(known.to_string())
 }
 
@@ -141,7 +163,7 @@ fn list_commands(_: &mut Engine, args: &[String]) -> Reply {
     Ok(COMMANDS
         .iter()
         .map(|(n, _)| *n)
-        .chain(super::analyze::NAMES.iter().copied())
+        .chain(super::analysis::NAMES.iter().copied())
         .collect::<Vec<_>>()
         .join("\n"))
 }
@@ -175,26 +197,20 @@ fn play(engine: &mut Engine, args: &[String]) -> Reply {
     Ok(String::new())
 }
 
-fn genmove(engine: &mut Engine, args: &[String], mode: Mode) -> Reply {
+/// `genmove` and its kin. GoGui's interrupt ends the thinking early: the best move so far
+/// is played.
+fn genmove(engine: &mut Engine, args: &[String], signals: &Signals, mode: Mode) -> Reply {
     let [c] = args::exactly(args)?;
     let color = args::color(c)?;
     let choice = if engine.settings().live_gfx && mode != Mode::Regression {
-        super::gogui::genmove_with_live_gfx(engine, color, mode)
+        super::gogui::genmove_with_live_gfx(engine, color, mode, signals)
     } else {
-        engine.genmove(color, mode)
+        engine.genmove_watched(color, mode, &mut |_| !signals.interrupted())
     };
     Ok(match choice {
         Choice::Resign => "resign".to_string(),
-        Choice::Move(mv) => move_name(engine, mv),
+        Choice::Move(mv) => engine.game().board().geometry().move_name(mv),
     })
-}
-
-/// A move as GTP writes it: `D4` or `pass`.
-fn move_name(engine: &Engine, mv: Move) -> String {
-    match mv {
-        Move::Pass => "pass".to_string(),
-        Move::Play(p) => engine.game().board().geometry().name(p),
-    }
 }
 
 fn undo(engine: &mut Engine, args: &[String]) -> Reply {
@@ -667,7 +683,7 @@ fn hoshi_ownership(engine: &mut Engine, args: &[String]) -> Reply {
         .rev()
         .map(|row| {
             (0..size)
-                .map(|col| format!("{:.2}", ownership.value(g.point(Vertex::new(col, row)))))
+                .map(|col| format!("{:.2}", ownership.map.value(g.point(Vertex::new(col, row)))))
                 .collect::<Vec<_>>()
                 .join(" ")
         })
@@ -678,12 +694,12 @@ fn hoshi_ownership(engine: &mut Engine, args: &[String]) -> Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::TimeLeft;
     use crate::engine::Settings;
+    use crate::player::clock::TimeLeft;
 
     fn run(engine: &mut Engine, line: &str) -> Reply {
         let command = super::super::parse_line(line.as_bytes()).expect("a command");
-        execute(engine, &command)
+        execute(engine, &command, &Signals::default())
     }
 
     #[test]

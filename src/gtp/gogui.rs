@@ -7,7 +7,7 @@
 //! goes to the status bar. Live graphics are the same directives on stderr, each line
 //! prefixed with `gogui-gfx:`, and `gogui-gfx: CLEAR` before the answer.
 
-use super::analyze::move_text;
+use super::input::Signals;
 use super::{args, Failure};
 use crate::board::Illegal;
 use crate::coord::{Color, Geometry, Move, Vertex};
@@ -45,22 +45,28 @@ pub const MENU: &[&str] = &[
 
 /// `hoshi-best_moves <colour>`: a search for `colour`, then its candidates labelled with
 /// their win rates (percent) and visits (`52/1.2k`), the best line as a variation and a summary in the status bar.
-pub fn best_moves(engine: &mut Engine, args: &[String]) -> Reply {
+pub fn best_moves(engine: &mut Engine, args: &[String], signals: &Signals) -> Reply {
     let color = colour_argument(engine, args)?;
-    let study = study(engine, color);
-    Ok(picture(&study.moves, study.playouts, color, engine.game().size()).join("\n"))
+    let study = study(engine, color, signals);
+    Ok(picture(
+        &study.moves,
+        study.playouts,
+        color,
+        engine.game().board().geometry(),
+    )
+    .join("\n"))
 }
 
 /// `hoshi-pv <colour>`: the principal variation as GoGui's `var` type wants it, moves
 /// without colours, alternating from `colour`.
-pub fn principal_variation(engine: &mut Engine, args: &[String]) -> Reply {
+pub fn principal_variation(engine: &mut Engine, args: &[String], signals: &Signals) -> Reply {
     let color = colour_argument(engine, args)?;
-    let moves = study(engine, color).moves;
-    let size = engine.game().size();
+    let moves = study(engine, color, signals).moves;
+    let geometry = engine.game().board().geometry();
     let line = moves.first().map(|best| best.pv.as_slice()).unwrap_or(&[]);
     Ok(line
         .iter()
-        .map(|&mv| move_text(mv, size))
+        .map(|&mv| geometry.move_name(mv))
         .collect::<Vec<_>>()
         .join(" "))
 }
@@ -68,17 +74,17 @@ pub fn principal_variation(engine: &mut Engine, args: &[String]) -> Reply {
 /// `hoshi-ownership_gfx`: who owns each point at the end of the search's playouts, as
 /// shading from Black (+1) to White (-1); the quick Monte Carlo estimate of
 /// `hoshi-ownership` when the player does not search.
-pub fn ownership_gfx(engine: &mut Engine, args: &[String]) -> Reply {
+pub fn ownership_gfx(engine: &mut Engine, args: &[String], signals: &Signals) -> Reply {
     args::exactly::<0>(args)?;
     let to_move = engine.game().to_move();
     let g = engine.game().board().geometry();
     // The search's ownership is indexed like `vertices`: rows from the bottom, columns
     // from A.
-    let values: Vec<f64> = match study(engine, to_move).ownership {
+    let values: Vec<f64> = match study(engine, to_move, signals).ownership {
         Some(ownership) => ownership.iter().map(|&v| f64::from(v)).collect(),
         None => {
             let quick = engine.ownership();
-            vertices(g).map(|v| quick.value(g.point(v))).collect()
+            vertices(g).map(|v| quick.map.value(g.point(v))).collect()
         }
     };
     let mut text = String::from("INFLUENCE");
@@ -134,21 +140,26 @@ fn reason_label(why: Illegal) -> &'static str {
 }
 
 /// `genmove` with live graphics on stderr: the candidates every half second, then CLEAR.
-pub fn genmove_with_live_gfx(engine: &mut Engine, color: Color, mode: Mode) -> Choice {
-    let size = engine.game().size();
+pub fn genmove_with_live_gfx(
+    engine: &mut Engine,
+    color: Color,
+    mode: Mode,
+    signals: &Signals,
+) -> Choice {
+    let geometry = engine.game().board().geometry();
     let mut next = LIVE_INTERVAL;
     let choice = engine.genmove_watched(color, mode, &mut |progress: &Progress<'_>| {
         if progress.elapsed() >= next {
             next = progress.elapsed() + LIVE_INTERVAL;
             let moves = progress.moves();
-            let block: String = picture(&moves, progress.playouts(), color, size)
+            let block: String = picture(&moves, progress.playouts(), color, geometry)
                 .iter()
                 .map(|line| format!("gogui-gfx: {line}\n"))
                 .collect();
             // A block of directives is drawn at once; it ends with an empty line.
             eprint!("gogui-gfx:\n{block}\n");
         }
-        true
+        !signals.interrupted()
     });
     eprintln!("gogui-gfx: CLEAR");
     choice
@@ -156,11 +167,10 @@ pub fn genmove_with_live_gfx(engine: &mut Engine, color: Color, mode: Mode) -> C
 
 /// Searches for `color` as long as a move would take, stopping early on GoGui's interrupt;
 /// the candidates found and the playouts spent.
-fn study(engine: &mut Engine, color: Color) -> Study {
+fn study(engine: &mut Engine, color: Color, signals: &Signals) -> Study {
     let limit = Duration::from_secs_f64(engine.thinking_seconds());
-    let signals = engine.signals();
     let mut moves = Vec::new();
-    let result = engine.analyze(color, &mut |progress| {
+    let result = engine.think(color, &mut |progress| {
         let go_on = progress.elapsed() < limit && !signals.interrupted();
         if !go_on {
             moves = progress.moves();
@@ -194,7 +204,7 @@ fn compact(n: u32) -> String {
 }
 
 /// The gfx directives showing a search: labels, the best line, a status text.
-fn picture(moves: &[MoveInfo], playouts: u64, color: Color, size: usize) -> Vec<String> {
+fn picture(moves: &[MoveInfo], playouts: u64, color: Color, geometry: Geometry) -> Vec<String> {
     let mut lines = vec!["CLEAR".to_string()];
     let labelled: Vec<String> = moves
         .iter()
@@ -203,7 +213,7 @@ fn picture(moves: &[MoveInfo], playouts: u64, color: Color, size: usize) -> Vec<
         .map(|m| {
             format!(
                 "{} {}/{}",
-                move_text(m.mv, size),
+                geometry.move_name(m.mv),
                 (100.0 * m.winrate).round() as i64,
                 compact(m.visits)
             )
@@ -216,14 +226,14 @@ fn picture(moves: &[MoveInfo], playouts: u64, color: Color, size: usize) -> Vec<
         let mut var = String::from("VAR");
         let mut mover = color;
         for &mv in &best.pv {
-            let _ = write!(var, " {} {}", color_letter(mover), move_text(mv, size));
+            let _ = write!(var, " {} {}", color_letter(mover), geometry.move_name(mv));
             mover = mover.opponent();
         }
         lines.push(var);
         lines.push(format!(
             "TEXT {} {} {:.1}% ({} playouts), lead {:+.1}",
             color_name(color),
-            move_text(best.mv, size),
+            geometry.move_name(best.mv),
             100.0 * best.winrate,
             playouts,
             best.score_lead

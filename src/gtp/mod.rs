@@ -11,17 +11,16 @@
 //!   would end it early), so multi-line texts lose any blank line they had.
 //! * stdout carries answers only; everything else is logged to stderr.
 
-mod analyze;
+mod analysis;
 mod args;
 pub mod commands;
 mod gogui;
 mod input;
 
 use crate::engine::Engine;
-use input::Lines;
+use input::{Lines, Signals};
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::Arc;
 
 pub use commands::{Failure, COMMANDS};
 
@@ -102,9 +101,11 @@ pub fn run(
 ) -> io::Result<()> {
     commands::start_cpu_clock();
     let lines = Lines::spawn(input);
-    engine.listen(Arc::clone(lines.signals()));
+    let signals = lines.signals();
     loop {
-        engine.ponder();
+        if !signals.input_waiting() {
+            engine.ponder(&mut |_| !signals.input_waiting());
+        }
         let Some(line) = lines.next() else {
             log::debug!("end of input");
             return Ok(());
@@ -113,11 +114,11 @@ pub fn run(
             continue;
         };
         log::debug!("command: {} {}", command.name, command.args.join(" "));
-        if analyze::handles(&command.name) {
+        if analysis::handles(&command.name) {
             stream_safely(engine, &command, &mut output, &lines)?;
             continue;
         }
-        let reply = execute_safely(engine, &command);
+        let reply = execute_safely(engine, &command, signals);
         output.write_all(format_answer(command.id.as_deref(), &reply).as_bytes())?;
         output.flush()?;
         if command.name.eq_ignore_ascii_case("quit") && reply.is_ok() {
@@ -135,7 +136,7 @@ fn stream_safely(
     lines: &Lines,
 ) -> io::Result<()> {
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        analyze::run(engine, command, output, lines.signals())
+        analysis::run(engine, command, output, lines.signals())
     }));
     outcome.unwrap_or_else(|_| {
         log::error!("internal error while running {:?}", command.name);
@@ -146,13 +147,18 @@ fn stream_safely(
 
 /// Runs one command. A panic would be a bug; it is caught so that the controller gets an
 /// answer and the engine stays up (the message goes to stderr).
-fn execute_safely(engine: &mut Engine, command: &Command) -> Result<String, Failure> {
-    panic::catch_unwind(AssertUnwindSafe(|| commands::execute(engine, command))).unwrap_or_else(
-        |_| {
-            log::error!("internal error while running {:?}", command.name);
-            Err(Failure::Internal)
-        },
-    )
+fn execute_safely(
+    engine: &mut Engine,
+    command: &Command,
+    signals: &Signals,
+) -> Result<String, Failure> {
+    panic::catch_unwind(AssertUnwindSafe(|| {
+        commands::execute(engine, command, signals)
+    }))
+    .unwrap_or_else(|_| {
+        log::error!("internal error while running {:?}", command.name);
+        Err(Failure::Internal)
+    })
 }
 
 #[cfg(test)]

@@ -12,32 +12,30 @@
 //! `value = (1 - β)·Q + β·AMAF`, `β = r / (r + n + r·n/K)`, with `n` visits, `r` AMAF
 //! visits and `K` the RAVE equivalence; no exploration term: priors and RAVE explore.
 
+pub mod ownership;
 pub mod patterns;
-pub mod player;
-pub mod policy;
+pub mod playout;
 pub mod priors;
-mod tally;
 pub mod tree;
 
 use crate::board::Board;
-use crate::coord::{Color, Move, SLOTS};
+use crate::coord::{Color, Geometry, Move, SLOTS};
 use crate::game::Game;
-use crate::playout::area_lead;
 use crate::rules::Scoring;
-use policy::{Forbidden, MoveRecord, PolicyConfig};
+use ownership::OwnershipMap;
+use playout::{Forbidden, MoveRecord, PlayoutPolicy};
 use priors::Priors;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tally::Tally;
 use tree::{NewChild, Tree, ROOT};
 
 /// How the search plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchConfig {
-    pub policy: PolicyConfig,
+    pub playout: PlayoutPolicy,
     /// RAVE equivalence `K`: how many real visits a node needs before its own win rate
     /// weighs as much as the AMAF one.
     pub rave_equivalence: f64,
@@ -53,7 +51,7 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            policy: PolicyConfig::HEAVY,
+            playout: PlayoutPolicy::HEAVY,
             rave_equivalence: 3000.0,
             expand_after: 8,
             priors: true,
@@ -202,9 +200,9 @@ impl Progress<'_> {
         move_infos(self.tree, self.scores, self.game, self.color)
     }
 
-    /// Lines of the board searched.
-    pub fn board_size(&self) -> usize {
-        self.game.size()
+    /// The board searched.
+    pub fn geometry(&self) -> Geometry {
+        self.game.board().geometry()
     }
 }
 
@@ -310,7 +308,7 @@ struct Root {
     /// Ownership and score sums of the playouts so far: each thread adds its own every
     /// [`TALLY_FLUSH`] playouts and when it stops, so that a progress report can read them
     /// during the search ([`tally_so_far`]).
-    tally: Mutex<Tally>,
+    tally: Mutex<OwnershipMap>,
 }
 
 /// Playouts a thread sums on its own before adding them to the search's tally: one lock
@@ -364,7 +362,7 @@ struct Scratch {
     /// AMAF sweep: colour of the first stone seen on each point (0 none, 1 black, 2 white).
     first: Box<[u8; SLOTS]>,
     /// This thread's ownership and score sums.
-    tally: Tally,
+    tally: OwnershipMap,
 }
 
 impl Search {
@@ -566,7 +564,7 @@ fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
         passes: game.passes(),
         komi: game.komi() + bonus,
         forbidden,
-        tally: Mutex::new(Tally::new(game.board().geometry())),
+        tally: Mutex::new(OwnershipMap::new(game.board().geometry())),
     }
 }
 
@@ -717,7 +715,7 @@ impl Scratch {
             starts: Vec::with_capacity(64),
             moves: Vec::with_capacity(4 * root.board.size() * root.board.size()),
             first: Box::new([0; SLOTS]),
-            tally: Tally::new(root.board.geometry()),
+            tally: OwnershipMap::new(root.board.geometry()),
         }
     }
 }
@@ -770,17 +768,18 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
         }
     }
     let lead = if passes >= 2 {
-        area_lead(&s.board)
+        s.board.area_lead()
     } else {
-        policy::play_out(
+        playout::play_out(
             &mut s.board,
             color,
             last,
-            &config.policy,
+            &config.playout,
             &root.forbidden,
             &mut s.rng,
             &mut s.moves,
         )
+        .black_lead
     };
     let margin = f64::from(lead) - root.komi;
     if let Some(&child) = s.path.get(1) {
@@ -907,7 +906,7 @@ fn summarize(
 }
 
 /// Adds a thread's own sums to the search's tally and empties them.
-fn flush_tally(root: &Root, part: &mut Tally) {
+fn flush_tally(root: &Root, part: &mut OwnershipMap) {
     // A poisoned lock means another thread panicked: the sums are still good.
     let mut total = root
         .tally
@@ -952,12 +951,4 @@ fn line_from(tree: &Tree, start: u32) -> Vec<Move> {
         index = child;
     }
     line
-}
-
-/// Points of the board a move names, for tests and logs.
-pub fn move_name(board: &Board, mv: Move) -> String {
-    match mv {
-        Move::Play(p) => board.geometry().name(p),
-        Move::Pass => "pass".into(),
-    }
 }

@@ -4,7 +4,7 @@
 //! simulations to be overturned.
 
 use super::patterns;
-use super::policy;
+use super::playout;
 use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 
@@ -31,7 +31,11 @@ impl Priors {
             _ => None,
         };
         let atari_answers = last
-            .map(|l| policy::atari_answers(board, color, l).as_slice().to_vec())
+            .map(|l| {
+                playout::atari_answers(board, color, l, true)
+                    .as_slice()
+                    .to_vec()
+            })
             .unwrap_or_default();
         let second_last = match second_last {
             Move::Play(p) => Some(p),
@@ -39,7 +43,7 @@ impl Priors {
         };
         let sources = [last, second_last].into_iter().flatten();
         Priors {
-            nakade: last.and_then(|l| policy::nakade(board, color, l)),
+            nakade: last.and_then(|l| playout::nakade(board, color, l)),
             atari_answers,
             ladders: Ladders::read(board, color),
             distances: cfg_distances(board, sources),
@@ -139,7 +143,7 @@ impl Ladders {
         for s in board.chains_with_liberties(color, 2) {
             if board.ladder_atari(s).is_some() {
                 let mut saves = crate::board::tactics::SmallSet::<8>::new();
-                policy::save_from_ladder(board, color, s, &mut saves);
+                playout::save_from_ladder(board, color, s, &mut saves);
                 ladders.saves.extend_from_slice(saves.as_slice());
             }
         }

@@ -14,10 +14,10 @@
 
 use crate::coord::{Color, Move};
 use crate::game::{Game, Turn};
+use crate::player::mcts::LevelSettings;
 use crate::player::Level;
 use crate::rules::Ruleset;
-use crate::search::player::LevelSettings;
-use crate::search::{move_name, Budget, MoveInfo, Search};
+use crate::search::{Budget, MoveInfo, Search};
 use crate::sgf::{self, Annotations, GameRecord};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -340,7 +340,7 @@ fn well_searched(visits: u32, best_visits: u32) -> bool {
 
 /// `move 7/60 B C3: Black 31.0%, W+6.5, hoshi D4` (or `start` before the first move).
 fn progress_line(game: &Game, number: usize, turn: Option<&Turn>, verdict: &Verdict) -> String {
-    let name = |mv| move_name(game.board(), mv);
+    let name = |mv| game.board().geometry().move_name(mv);
     let head = match turn {
         None => "start".to_string(),
         Some(turn) => format!(
@@ -489,7 +489,7 @@ fn sbkv(verdict: &Verdict) -> (String, String) {
 /// `Black 54.3% · B+2.5 · hoshi: D4 (55.0%, Black), played C3 (-1.2%)`, and the mistake
 /// flag when there is one.
 fn comment(game: &Game, judged: &Judged, before: &Verdict, after: &Verdict) -> String {
-    let name = |mv| move_name(game.board(), mv);
+    let name = |mv| game.board().geometry().move_name(mv);
     let verdict = if judged.played == before.best {
         "hoshi's choice".to_string()
     } else {
@@ -546,7 +546,7 @@ fn worst_moves(game: &Game, judged: &[Judged], color: Color) -> String {
             format!(
                 "move {} {} {:+.1}%",
                 j.number,
-                move_name(game.board(), j.played),
+                game.board().geometry().move_name(j.played),
                 100.0 * j.change
             )
         })

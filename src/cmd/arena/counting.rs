@@ -5,7 +5,7 @@ use super::program::Program;
 use super::sync::{self, Failure};
 use super::Settings;
 use crate::game::Game;
-use crate::ownership;
+use crate::player::judge;
 use crate::score::GameResult;
 use std::process::Stdio;
 use std::time::Duration;
@@ -39,7 +39,7 @@ impl Scorer {
 
 /// hoshi's count: dead stones as its judge sees them, then the ruleset's scoring.
 pub fn hoshi_count(game: &Game) -> GameResult {
-    game.score(&ownership::judge(game)).result()
+    game.score(&judge::judge(game)).result()
 }
 
 /// Starts the referee, replays the game to it and reads its `final_score`.

@@ -15,12 +15,12 @@
 //! of each chunk, so `pv` always comes last in an `info`, and the only thing after the last
 //! one is KataGo's `ownership`. Win rates are for the colour analysed.
 
+use super::input::Signals;
 use super::{args, Command, Failure};
-use crate::coord::{Color, Move};
+use crate::coord::{Color, Geometry, Move};
 use crate::engine::Engine;
 use crate::player::{Choice, Mode};
 use crate::search::{MoveInfo, Progress};
-use crate::signals::Signals;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -89,7 +89,7 @@ pub fn run(
     writeln!(out, "={id}")?;
     out.flush()?;
     if name.ends_with("genmove_analyze") {
-        genmove(engine, &request, out)?;
+        genmove(engine, &request, out, signals)?;
     } else {
         analyze(engine, &request, out, signals)?;
     }
@@ -106,7 +106,7 @@ fn analyze(
 ) -> io::Result<()> {
     let mut failure = None;
     let mut next_line = request.interval;
-    let searched = engine.analyze(request.color, &mut |progress| {
+    let searched = engine.think(request.color, &mut |progress| {
         if signals.input_waiting() {
             return false;
         }
@@ -140,8 +140,13 @@ fn wait_for_input(signals: &Signals) {
 }
 
 /// Streams lines while choosing a move (none with an interval of 0), then plays it and
-/// writes `play X`.
-fn genmove(engine: &mut Engine, request: &Request, out: &mut dyn Write) -> io::Result<()> {
+/// writes `play X`. GoGui's interrupt ends the thinking early.
+fn genmove(
+    engine: &mut Engine,
+    request: &Request,
+    out: &mut dyn Write,
+    signals: &Signals,
+) -> io::Result<()> {
     let mut failure = None;
     let mut next_line = request.interval;
     let streaming = !request.interval.is_zero();
@@ -152,14 +157,14 @@ fn genmove(engine: &mut Engine, request: &Request, out: &mut dyn Write) -> io::R
                 failure = Some(why);
             }
         }
-        true
+        !signals.interrupted()
     });
     if let Some(why) = failure {
         return Err(why);
     }
     let played = match choice {
         Choice::Resign => "resign".to_string(),
-        Choice::Move(mv) => vertex_name(engine, mv),
+        Choice::Move(mv) => engine.game().board().geometry().move_name(mv),
     };
     writeln!(out, "play {played}")
 }
@@ -179,13 +184,14 @@ fn line(request: &Request, progress: &Progress<'_>) -> String {
     if request.max_moves > 0 {
         moves.truncate(request.max_moves);
     }
-    let size = progress.board_size();
+    let geometry = progress.geometry();
+    let size = geometry.size();
     let mut text = String::new();
     for (order, info) in moves.iter().enumerate() {
         if order > 0 {
             text.push(' ');
         }
-        write_info(&mut text, request.dialect, info, order, size);
+        write_info(&mut text, request.dialect, info, order, geometry);
     }
     if request.dialect == Dialect::Kata && request.ownership && !text.is_empty() {
         text.push_str(" ownership");
@@ -208,8 +214,14 @@ fn rows_from_top(ownership: &[f32], size: usize, color: Color) -> Vec<f32> {
         .collect()
 }
 
-fn write_info(text: &mut String, dialect: Dialect, info: &MoveInfo, order: usize, size: usize) {
-    let name = |mv: Move| move_text(mv, size);
+fn write_info(
+    text: &mut String,
+    dialect: Dialect,
+    info: &MoveInfo,
+    order: usize,
+    geometry: Geometry,
+) {
+    let name = |mv: Move| geometry.move_name(mv);
     let _ = write!(text, "info move {} visits {}", name(info.mv), info.visits);
     match dialect {
         Dialect::Leela => {
@@ -237,19 +249,6 @@ fn write_info(text: &mut String, dialect: Dialect, info: &MoveInfo, order: usize
 
 fn ten_thousandths(x: f64) -> i64 {
     (x.clamp(0.0, 1.0) * 10_000.0).round() as i64
-}
-
-/// A move as GTP names it on a board of `size` lines.
-pub(super) fn move_text(mv: Move, size: usize) -> String {
-    match mv {
-        Move::Pass => "pass".into(),
-        Move::Play(p) => crate::coord::Geometry::new(size)
-            .map_or_else(|| "pass".into(), |g| g.vertex(p).to_string()),
-    }
-}
-
-fn vertex_name(engine: &Engine, mv: Move) -> String {
-    move_text(mv, engine.game().size())
 }
 
 /// Reads `[colour] [interval] [key value ...]`. Keys: `interval`, `ownership` (KataGo),

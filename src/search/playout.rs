@@ -1,4 +1,9 @@
-//! The playout policy: how the simulations at the leaves of the tree play the game out.
+//! Playouts: how a position is played out to the end and counted. There is one loop,
+//! [`play_out`], and one move choice, [`choose`], with a [`PlayoutPolicy`] saying how heavy
+//! the play is: [`PlayoutPolicy::LIGHT`] is uniform random play that never fills its own eyes
+//! (the board benchmark), [`PlayoutPolicy::HEAVY`] the tree search's simulations, and
+//! [`PlayoutPolicy::CAUTIOUS`] the quick ownership estimate of the dead-stone judge.
+//!
 //! Uniform random moves make poor judges; a few local rules in the MoGo tradition make the
 //! playouts play like Go while keeping them fast:
 //! 1. answer the last move's ataris: capture a chain it left in atari, save our chains it
@@ -19,15 +24,16 @@ use super::patterns;
 use crate::board::tactics::SmallSet;
 use crate::board::Board;
 use crate::coord::{Color, Move, Point, PointSet};
-use crate::playout::area_lead;
 use rand::rngs::SmallRng;
 use rand::Rng;
 
 /// How heavy the playouts are. Probabilities are in 0..=1.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PolicyConfig {
+pub struct PlayoutPolicy {
     /// Chance of looking for atari answers around the last move.
     pub atari: f64,
+    /// Whether the atari answers include saving our own chains (else only captures).
+    pub escapes: bool,
     /// Chance of looking for two-liberty tactics (ladders) around the last move.
     pub tactics: f64,
     /// Chance of playing the vital point of a small eye space next to the last move.
@@ -35,28 +41,53 @@ pub struct PolicyConfig {
     /// Chance of looking for 3×3 patterns around the last move.
     pub pattern: f64,
     /// Chance of refusing a random move that puts one of our chains of two or more stones in
-    /// atari (a lone stone's self-atari is refused half as often: it can be a useful
-    /// throw-in).
+    /// atari.
     pub self_atari: f64,
+    /// Chance of refusing a random move that puts a lone new stone in atari: lower than
+    /// `self_atari` in the search's playouts, because a lone stone's self-atari can be a
+    /// useful throw-in.
+    pub lone_self_atari: f64,
 }
 
-impl PolicyConfig {
-    /// The full policy.
-    pub const HEAVY: PolicyConfig = PolicyConfig {
+impl PlayoutPolicy {
+    /// The tree search's playouts. Each rule fires with a probability below 1, so that the
+    /// playouts do not repeat one mistake in every simulation; a lone stone's self-atari is
+    /// refused half as often as a chain's.
+    pub const HEAVY: PlayoutPolicy = PlayoutPolicy {
         atari: 0.9,
+        escapes: true,
         tactics: 0.9,
         nakade: 0.8,
         pattern: 0.9,
         self_atari: 0.9,
+        lone_self_atari: 0.45,
     };
 
-    /// Uniform random moves that do not fill own eyes.
-    pub const LIGHT: PolicyConfig = PolicyConfig {
+    /// Uniform random moves that do not fill own eyes: the board benchmark, and the
+    /// baseline of Monte Carlo Go.
+    pub const LIGHT: PlayoutPolicy = PlayoutPolicy {
         atari: 0.0,
+        escapes: false,
         tactics: 0.0,
         nakade: 0.0,
         pattern: 0.0,
         self_atari: 0.0,
+        lone_self_atari: 0.0,
+    };
+
+    /// The quick ownership estimate's playouts ([`super::ownership::estimate`]): each side
+    /// always captures what the last move left in atari and never puts its own stones in
+    /// atari, but reads nothing else. Uniform play throws away big walls by filling their
+    /// last liberties itself; this play keeps clear-cut territory clear, and is blind to
+    /// what needs reading, which the judge's tree searches supply.
+    pub const CAUTIOUS: PlayoutPolicy = PlayoutPolicy {
+        atari: 1.0,
+        escapes: false,
+        tactics: 0.0,
+        nakade: 0.0,
+        pattern: 0.0,
+        self_atari: 1.0,
+        lone_self_atari: 1.0,
     };
 }
 
@@ -84,19 +115,34 @@ impl Forbidden {
 /// The moves of one simulation, in order, for the AMAF statistics.
 pub type MoveRecord = Vec<(Point, Color)>;
 
+/// How a playout ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayoutEnd {
+    /// Moves played (passes included).
+    pub moves: usize,
+    /// Black's area minus White's area on the final board (komi not included).
+    pub black_lead: i32,
+}
+
+/// Moves a playout may last on a board of `size`: three times its points, far beyond a
+/// real game (captures refill the board) yet a bound against a cycle of captures.
+pub fn max_moves(size: usize) -> usize {
+    3 * size * size
+}
+
 /// Plays `board` out from `to_move` (the opponent's last move being `last`) until two
-/// passes, recording every stone played and never playing where `forbidden` says (except
-/// atari answers). Returns Black's area lead on the final board.
+/// passes in a row or [`max_moves`], recording every stone played and never playing where
+/// `forbidden` says (except atari answers); then counts the final board by area.
 pub fn play_out(
     board: &mut Board,
     to_move: Color,
     last: Move,
-    config: &PolicyConfig,
+    config: &PlayoutPolicy,
     forbidden: &Forbidden,
     rng: &mut SmallRng,
     record: &mut MoveRecord,
-) -> i32 {
-    let max_moves = 3 * board.size() * board.size();
+) -> PlayoutEnd {
+    let max_moves = max_moves(board.size());
     let mut color = to_move;
     let mut last = last;
     let mut passes = 0;
@@ -118,7 +164,10 @@ pub fn play_out(
         moves += 1;
         color = color.opponent();
     }
-    area_lead(board)
+    PlayoutEnd {
+        moves,
+        black_lead: board.area_lead(),
+    }
 }
 
 /// The policy's move for `color`.
@@ -126,14 +175,14 @@ pub fn choose(
     board: &Board,
     color: Color,
     last: Move,
-    config: &PolicyConfig,
+    config: &PlayoutPolicy,
     forbidden: &Forbidden,
     rng: &mut SmallRng,
 ) -> Move {
     if let Move::Play(last) = last {
         if board.color_at(last).is_some() {
             if config.atari > 0.0 && rng.gen_bool(config.atari) {
-                if let Some(p) = pick(&atari_answers(board, color, last), rng) {
+                if let Some(p) = pick(&atari_answers(board, color, last, config.escapes), rng) {
                     return Move::Play(p);
                 }
             }
@@ -168,9 +217,9 @@ fn pick<const N: usize>(set: &SmallSet<N>, rng: &mut SmallRng) -> Option<Point> 
     (!moves.is_empty()).then(|| moves[rng.gen_range(0..moves.len())])
 }
 
-/// Captures of chains in atari next to the last move, and escapes of our chains it put in
-/// atari.
-pub fn atari_answers(board: &Board, color: Color, last: Point) -> SmallSet<8> {
+/// Captures of chains in atari next to the last move, and (with `escapes`) escapes of our
+/// chains it put in atari.
+pub fn atari_answers(board: &Board, color: Color, last: Point, escapes: bool) -> SmallSet<8> {
     let mut answers = SmallSet::new();
     let g = board.geometry();
     let mut consider = |p: Point| {
@@ -181,6 +230,9 @@ pub fn atari_answers(board: &Board, color: Color, last: Point) -> SmallSet<8> {
     // The last move's own chain, left in atari.
     if let Some(p) = board.atari_liberty(last) {
         consider(p);
+    }
+    if !escapes {
+        return answers;
     }
     // Our chains around it, put in atari.
     let mut seen = SmallSet::<4>::new();
@@ -264,7 +316,7 @@ pub fn pattern_moves(board: &Board, color: Color, last: Point) -> SmallSet<8> {
 fn random_move(
     board: &Board,
     color: Color,
-    config: &PolicyConfig,
+    config: &PlayoutPolicy,
     forbidden: &Forbidden,
     rng: &mut SmallRng,
 ) -> Move {
@@ -294,17 +346,18 @@ fn refuse_self_atari(
     board: &Board,
     color: Color,
     p: Point,
-    config: &PolicyConfig,
+    config: &PlayoutPolicy,
     rng: &mut SmallRng,
 ) -> bool {
-    if config.self_atari == 0.0 || !board.is_self_atari(color, p) {
+    if (config.self_atari == 0.0 && config.lone_self_atari == 0.0) || !board.is_self_atari(color, p)
+    {
         return false;
     }
     let joins_chain = board.neighbours_of(p, color) > 0;
     let chance = if joins_chain {
         config.self_atari
     } else {
-        config.self_atari / 2.0
+        config.lone_self_atari
     };
     rng.gen_bool(chance)
 }
@@ -333,16 +386,19 @@ mod tests {
     fn answers_an_atari_by_capturing_or_escaping() {
         // White E5 puts Black E4 in atari (E3 left): Black escapes at E3.
         let (b, p) = board("E4", "D4 F4 E5");
-        assert_eq!(names(&b, atari_answers(&b, Color::Black, p("E5"))), ["E3"]);
+        assert_eq!(
+            names(&b, atari_answers(&b, Color::Black, p("E5"), true)),
+            ["E3"]
+        );
         // Same, but White E5 is itself in atari (E6 left): capturing it is offered too.
         let (b, p) = board("E4 D5 F5", "D4 F4 E5");
         assert_eq!(
-            names(&b, atari_answers(&b, Color::Black, p("E5"))),
+            names(&b, atari_answers(&b, Color::Black, p("E5"), true)),
             ["E3", "E6"]
         );
         // An escape that stays in atari is not offered: E3 is closed by White D3 F3 E2.
         let (b, p) = board("E4", "D4 F4 E5 D3 F3 E2");
-        assert!(atari_answers(&b, Color::Black, p("E5")).is_empty());
+        assert!(atari_answers(&b, Color::Black, p("E5"), true).is_empty());
     }
 
     #[test]
@@ -364,9 +420,12 @@ mod tests {
         assert!(two_liberty_moves(&b, Color::Black, p("D4")).is_empty());
         // But running out of atari into the ladder is no answer to the atari.
         let (b, p) = board("C4 D3 E5 D5", "D4");
-        assert!(atari_answers(&b, Color::White, p("D5")).is_empty());
+        assert!(atari_answers(&b, Color::White, p("D5"), true).is_empty());
         let (b, p) = board("C4 D3 E5 D5", "D4 G2");
-        assert_eq!(names(&b, atari_answers(&b, Color::White, p("D5"))), ["E4"]);
+        assert_eq!(
+            names(&b, atari_answers(&b, Color::White, p("D5"), true)),
+            ["E4"]
+        );
     }
 
     #[test]
@@ -375,12 +434,9 @@ mod tests {
         let (b, p) = board("", "A1 A2 B2 C2 D2 E2 E1 C3");
         assert_eq!(nakade(&b, Color::Black, p("C2")), Some(p("C1")));
         let mut rng = SmallRng::seed_from_u64(3);
-        let config = PolicyConfig {
-            atari: 0.0,
-            tactics: 0.0,
+        let config = PlayoutPolicy {
             nakade: 1.0,
-            pattern: 0.0,
-            self_atari: 0.0,
+            ..PlayoutPolicy::LIGHT
         };
         let mv = choose(
             &b,
@@ -404,7 +460,7 @@ mod tests {
                 &b,
                 Color::Black,
                 Move::Play(p("C3")),
-                &PolicyConfig::HEAVY,
+                &PlayoutPolicy::HEAVY,
                 &Forbidden::default(),
                 &mut rng,
             ) == Move::Play(p("C2"))
@@ -419,7 +475,7 @@ mod tests {
             &mut board,
             Color::Black,
             Move::Pass,
-            &PolicyConfig::HEAVY,
+            &PlayoutPolicy::HEAVY,
             &Forbidden::default(),
             &mut rng,
             &mut record,

@@ -1,13 +1,13 @@
 //! The search as a [`Player`]: the strength levels as documented sets of search settings,
 //! the budget of each move, and the decisions around the search (pass, resign).
 
-use super::{Budget, Search, SearchConfig, SearchResult, Watch};
-use crate::clock::Clock;
+use super::clock::Clock;
+use super::judge;
+use super::{Choice, Level, Mode, Player, REGRESSION_SEED};
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
-use crate::ownership;
-use crate::player::{Choice, Level, Mode, Player};
-use crate::search::policy::PolicyConfig;
+use crate::search::playout::PlayoutPolicy;
+use crate::search::{Budget, Search, SearchConfig, SearchResult, Watch};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
@@ -43,7 +43,7 @@ impl LevelSettings {
     ///   `--time` is given), the most simulated move.
     pub fn of(level: Level, threads: usize) -> LevelSettings {
         let search = SearchConfig {
-            policy: PolicyConfig::HEAVY,
+            playout: PlayoutPolicy::HEAVY,
             threads: 1,
             ..SearchConfig::default()
         };
@@ -109,8 +109,6 @@ pub struct Overrides {
 
 /// Playouts of a `reg_genmove` search for a level that thinks by time.
 const REGRESSION_PLAYOUTS: u64 = 10_000;
-/// Seed of every `reg_genmove` search.
-const REGRESSION_SEED: u64 = 0x7265_675f_6765_6e6d;
 
 /// A move is drawn (at a temperature) only if it has at least 1/DRAW_SHARE of the best
 /// move's playouts.
@@ -287,8 +285,7 @@ fn opponent_passed(game: &Game, color: Color) -> bool {
 /// with the dead stones judged as a player would (the same judgement as
 /// `final_status_list`) wins for `color`.
 fn passing_wins(game: &Game, color: Color) -> bool {
-    opponent_passed(game, color)
-        && game.score(&ownership::judge(game)).result().winner() == Some(color)
+    opponent_passed(game, color) && game.score(&judge::judge(game)).result().winner() == Some(color)
 }
 
 /// How much worse than the search's best a capturing move may look and still be preferred
@@ -302,7 +299,7 @@ const CLEANUP_SLACK: f64 = 0.05;
 /// captures nothing.
 fn cleanup_points(game: &Game, color: Color) -> Vec<Point> {
     let board = game.board();
-    let dead = ownership::life_and_death(game).dead;
+    let dead = judge::life_and_death(game).dead;
     let mut points: Vec<(usize, Point)> = Vec::new();
     for chain in board.geometry().points().filter(|&p| {
         dead.contains(p) && board.color_at(p) == Some(color.opponent()) && board.chain(p) == p
@@ -352,7 +349,7 @@ impl Player for MctsPlayer {
 
     /// Analysis and pondering search with every thread whatever the level: the user is
     /// studying, or the time is the opponent's.
-    fn analyze(&mut self, game: &Game, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
+    fn think(&mut self, game: &Game, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
         self.search.set_config(SearchConfig {
             threads: self.threads.max(1),
             ..self.settings.search
@@ -405,7 +402,7 @@ impl Player for MctsPlayer {
             result.playouts,
             result.elapsed,
             result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-6),
-            super::move_name(game.board(), result.best),
+            game.board().geometry().move_name(result.best),
             100.0 * result.winrate
         );
         let resign = mode == Mode::Play && self.should_resign(&result);

@@ -1,115 +1,14 @@
-//! The player: what chooses a move for `genmove`, behind the [`Player`] trait so that the
-//! protocol code never changes when the player does. The Monte Carlo tree search
-//! ([`crate::search::player::MctsPlayer`]) plays; [`RandomPlayer`] is the baseline that
-//! benchmarks measure against (`hoshi --random`).
+//! The baseline player of benchmarks (`hoshi --random`).
 
+use super::clock::Clock;
+use super::{Choice, Mode, Player, REGRESSION_SEED};
 use crate::board::Board;
-use crate::clock::Clock;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
-use crate::search::{SearchResult, Watch};
+use crate::search::Watch;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use std::fmt;
-
-/// Playing strength, as the command line offers it. Each level is a documented set of search
-/// settings: see [`crate::search::player::LevelSettings::of`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Level {
-    /// Quick moves for learners: few playouts, a move drawn among the good candidates.
-    Beginner,
-    /// A club-level opponent, about GNU Go's strength: a moderate number of playouts.
-    Intermediate,
-    /// Full strength: every thread, all the time the clock allows.
-    #[default]
-    Expert,
-}
-
-impl Level {
-    pub const ALL: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
-
-    /// The level named `name` (any case).
-    pub fn from_name(name: &str) -> Option<Level> {
-        Level::ALL
-            .into_iter()
-            .find(|l| l.to_string().eq_ignore_ascii_case(name))
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Level::Beginner => "beginner",
-            Level::Intermediate => "intermediate",
-            Level::Expert => "expert",
-        })
-    }
-}
-
-/// Why a move is asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// `genmove`: the move will be played.
-    Play,
-    /// `kgs-genmove_cleanup`: the game is being played on to capture dead stones, so the
-    /// player must not pass while opponent stones it judges dead are still on the board.
-    Cleanup,
-    /// `reg_genmove`: a test asks; the answer must depend on the position only (no
-    /// randomness carried from earlier calls) and nothing is played.
-    Regression,
-}
-
-/// What the player decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
-    Move(Move),
-    Resign,
-}
-
-/// A move generator.
-pub trait Player {
-    /// The move `color` should play in `game`. It must be legal under the game's full rules
-    /// (superko included): a controller forfeits an engine for an illegal move.
-    /// `clock` is what the controller said about time; the player keeps within it.
-    fn choose(&mut self, game: &Game, color: Color, mode: Mode, clock: &Clock) -> Choice {
-        self.choose_watched(game, color, mode, clock, &mut |_| true)
-    }
-
-    /// [`Player::choose`] with a watcher that sees the search in progress and may end it
-    /// early (GoGui's interrupt, analysis output while choosing).
-    fn choose_watched(
-        &mut self,
-        game: &Game,
-        color: Color,
-        mode: Mode,
-        clock: &Clock,
-        watch: Watch<'_>,
-    ) -> Choice;
-
-    /// Thinks about `color`'s move in `game` without choosing, until `watch` ends it
-    /// (analysis, pondering); the thinking is kept for the next move. `None` for players
-    /// that do not search.
-    fn analyze(&mut self, _game: &Game, _color: Color, _watch: Watch<'_>) -> Option<SearchResult> {
-        None
-    }
-
-    /// Whether thinking on the opponent's time helps this player: only when it thinks for a
-    /// time rather than a fixed number of playouts (more playouts would make it stronger
-    /// than its level).
-    fn ponders(&self) -> bool {
-        false
-    }
-
-    /// Changes the playing strength (players without levels ignore it).
-    fn set_level(&mut self, _level: Level) {}
-
-    /// Seconds the player would think on `color`'s next move (what `hoshi-time_budget`
-    /// shows); `None` for a player that does not think by time.
-    fn time_budget(&self, _game: &Game, _color: Color, _clock: &Clock) -> Option<f64> {
-        None
-    }
-}
 
 /// The baseline player: a random legal move that does not fill one of its own eyes,
 /// preferring captures, then saving its own stones in atari, then moves that are not
@@ -117,9 +16,6 @@ pub trait Player {
 pub struct RandomPlayer {
     rng: SmallRng,
 }
-
-/// Seed of `reg_genmove` answers, mixed with the position so that they are reproducible.
-const REGRESSION_SEED: u64 = 0x686f_7368_695f_7265;
 
 impl RandomPlayer {
     pub fn new(seed: u64) -> RandomPlayer {

@@ -7,7 +7,7 @@
 
 use super::referee::Played;
 use super::results::Row;
-use crate::clock::TimeLeft;
+use crate::player::clock::TimeLeft;
 use crate::sgf::{self, Event};
 use std::collections::HashMap;
 use std::fs;

@@ -18,9 +18,9 @@ use super::program::Program;
 use super::settings::Settings;
 use super::sync::{self, Failure};
 use crate::board::Illegal;
-use crate::clock::{Clock, TimeControl, TimeLeft};
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::game::Game;
+use crate::player::clock::{Clock, TimeControl, TimeLeft};
 use crate::score::GameResult;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -98,7 +98,7 @@ impl Loss {
     }
 
     fn illegal(loser: Color, geometry: Geometry, mv: Move, why: Illegal) -> Loss {
-        let name = sync::move_text(geometry, mv);
+        let name = geometry.move_name(mv);
         Loss {
             loser,
             on_time: false,

@@ -1,26 +1,23 @@
-//! Who owns what at the end of a game: the dead stones and seki `final_status_list`,
-//! `final_score` and the player's decision to pass need ([`judge`]), the `estimate_score`
-//! range and GoGui's ownership board.
+//! The dead-stone judge: which stones are dead and which are in seki at the end of a game,
+//! for `final_status_list`, `final_score`, the player's decision to pass and the cleanup
+//! moves of `kgs-genmove_cleanup` ([`judge`], [`life_and_death`]).
 //!
 //! Two tools, each covering the other's blind spot. The quick Monte Carlo estimate
-//! ([`Ownership::estimate`]) runs playouts a little smarter than `hoshi::playout`'s uniform
-//! ones (they capture a chain the last move left in atari and never put their own chain in
-//! atari; uniform play throws away big walls by filling their last liberties itself) and
-//! keeps invaders out of areas that are clearly the opponent's: it is right on clear-cut
-//! territory and blind to anything that needs reading, such as a dead shape whose killing
-//! moves are self-ataris. The tree searches of [`judge`] read those, with their playouts
-//! kept out of the areas the quick estimate found clear. Everything is deterministic (fixed
-//! seeds, one thread) so that the same position is always judged the same way.
+//! ([`crate::search::ownership::estimate`]) plays cautious playouts (they capture a chain
+//! the last move left in atari and never put their own chain in atari) and keeps invaders
+//! out of areas that are clearly the opponent's: it is right on clear-cut territory and
+//! blind to anything that needs reading, such as a dead shape whose killing moves are
+//! self-ataris. The tree searches of [`judge`] read those, with their playouts kept out of
+//! the areas the quick estimate found clear. Everything is deterministic (fixed seeds, one
+//! thread) so that the same position is always judged the same way.
 
 use crate::board::Board;
-use crate::coord::{Color, Geometry, Move, Point, PointSet};
+use crate::coord::{Color, Move, Point, PointSet};
 use crate::game::Game;
-use crate::playout::area_lead;
 use crate::score::Status;
-use crate::search::policy::Forbidden;
+use crate::search::ownership::{self, CLEAR_OWNERSHIP};
+use crate::search::playout::Forbidden;
 use crate::search::{Budget, Search, SearchConfig};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
 
 /// Playouts of the quick estimate: enough for its verdict on a finished game not to depend
@@ -29,165 +26,6 @@ pub const JUDGE_PLAYOUTS: u32 = 256;
 
 /// Fixed seed of the judgement, so that tests and repeated queries agree.
 pub const JUDGE_SEED: u64 = 0x0005_eed0_f0ed;
-
-/// How often each point ended up owned by each colour.
-pub struct Ownership {
-    geometry: Geometry,
-    playouts: u32,
-    /// Per slot: playouts in which Black, White owned the point.
-    owned: [Vec<u32>; 2],
-    /// Black's area lead (komi excluded) at the end of each playout.
-    leads: Vec<i32>,
-}
-
-/// Ownership beyond which a point counts as clearly one side's in the second pass.
-const CLEAR_OWNERSHIP: f64 = 0.3;
-
-impl Ownership {
-    /// Runs `playouts` playouts from `board` with `to_move` to play, in two passes: the first
-    /// with free play, the second (which gives the answer) forbidding each side the empty
-    /// points the first found clearly the opponent's, except to capture. The second pass is
-    /// the one that matters on finished games: in free random play the owner of an area
-    /// tenukis half the time while the invader keeps adding stones, so that three dead
-    /// stones in a 30-point area lived in almost half the playouts; once the invader cannot
-    /// play in the owner's clear area, they die as they would in a game.
-    pub fn estimate(board: &Board, to_move: Color, playouts: u32, seed: u64) -> Ownership {
-        let free = Ownership::run(board, to_move, playouts, seed, &Forbidden::default());
-        let forbidden = clear_areas(board, &free);
-        Ownership::run(board, to_move, playouts, seed.wrapping_add(1), &forbidden)
-    }
-
-    fn run(board: &Board, to_move: Color, playouts: u32, seed: u64, rule: &Forbidden) -> Ownership {
-        let geometry = board.geometry();
-        let slots = geometry.slots();
-        let mut ownership = Ownership {
-            geometry,
-            playouts,
-            owned: [vec![0; slots], vec![0; slots]],
-            leads: Vec::with_capacity(playouts as usize),
-        };
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let max_moves = 3 * geometry.size() * geometry.size() + 50;
-        let mut scratch = board.clone();
-        for _ in 0..playouts {
-            scratch.copy_from(board);
-            play_out(&mut scratch, to_move, max_moves, rule, &mut rng);
-            ownership.record(&scratch);
-        }
-        ownership
-    }
-
-    fn record(&mut self, end: &Board) {
-        for p in self.geometry.points() {
-            if let Some(owner) = end.area_owner(p) {
-                self.owned[owner.index()][p.index()] += 1;
-            }
-        }
-        self.leads.push(area_lead(end));
-    }
-
-    /// The share of playouts in which `color` owned `p`, from 0 to 1.
-    pub fn share(&self, p: Point, color: Color) -> f64 {
-        f64::from(self.owned[color.index()][p.index()]) / f64::from(self.playouts.max(1))
-    }
-
-    /// Ownership of `p` from -1 (always White's) to +1 (always Black's).
-    pub fn value(&self, p: Point) -> f64 {
-        self.share(p, Color::Black) - self.share(p, Color::White)
-    }
-
-    /// Black's area lead at the end of each playout (komi excluded).
-    pub fn leads(&self) -> &[i32] {
-        &self.leads
-    }
-
-    /// Black's average area lead (komi excluded); 0 without playouts.
-    pub fn mean_lead(&self) -> f64 {
-        let sum: f64 = self.leads.iter().map(|&l| f64::from(l)).sum();
-        sum / self.leads.len().max(1) as f64
-    }
-}
-
-/// The empty points of `board` that `ownership` gives clearly to one colour, forbidden to
-/// the other.
-fn clear_areas(board: &Board, ownership: &Ownership) -> Forbidden {
-    let mut forbidden = Forbidden::default();
-    for &p in board.empty_points() {
-        let value = ownership.value(p);
-        if value > CLEAR_OWNERSHIP {
-            forbidden.forbid(Color::White, p);
-        } else if value < -CLEAR_OWNERSHIP {
-            forbidden.forbid(Color::Black, p);
-        }
-    }
-    forbidden
-}
-
-/// Plays `board` out from `to_move` until two passes in a row (or `max_moves`): each side
-/// captures what the opponent's last move left in atari, or else plays a random move that
-/// neither fills its own eye nor puts its own chain in atari nor breaks `rule`.
-fn play_out(
-    board: &mut Board,
-    to_move: Color,
-    max_moves: usize,
-    rule: &Forbidden,
-    rng: &mut SmallRng,
-) {
-    let mut color = to_move;
-    let mut passes = 0;
-    let mut last = Point::NONE;
-    for _ in 0..max_moves {
-        let choice = capture_after(board, color, last)
-            .or_else(|| random_safe_point(board, color, rule, rng));
-        match choice {
-            Some(p) => {
-                board.place(color, p);
-                passes = 0;
-                last = p;
-            }
-            None => {
-                board.pass();
-                passes += 1;
-                last = Point::NONE;
-                if passes == 2 {
-                    return;
-                }
-            }
-        }
-        color = color.opponent();
-    }
-}
-
-/// The liberty of an opponent chain in atari at or next to `last`, if `color` may take it.
-fn capture_after(board: &Board, color: Color, last: Point) -> Option<Point> {
-    if last == Point::NONE {
-        return None;
-    }
-    let g = board.geometry();
-    std::iter::once(last)
-        .chain(g.neighbours(last))
-        .filter(|&p| board.color_at(p) == Some(color.opponent()))
-        .filter_map(|p| board.atari_liberty(p))
-        .find(|&lib| board.check(color, lib).is_ok())
-}
-
-/// A random empty point where `color` may play without filling its own eye or putting its
-/// own chain in atari (scanning on from a random start, as `hoshi::playout` does).
-fn random_safe_point(
-    board: &Board,
-    color: Color,
-    rule: &Forbidden,
-    rng: &mut SmallRng,
-) -> Option<Point> {
-    let empties = board.empty_points();
-    if empties.is_empty() {
-        return None;
-    }
-    let (tail, head) = empties.split_at(rng.gen_range(0..empties.len()));
-    head.iter().chain(tail).copied().find(|&p| {
-        rule.allows(color, p) && board.is_sensible(color, p) && !board.is_self_atari(color, p)
-    })
-}
 
 /// Playouts of each of the two searches that judge life and death (see [`judge`]): the
 /// verdicts of `tests/dead_stones.rs` stay the same with another seed, and a finished 19x19
@@ -206,7 +44,7 @@ pub const JUDGE_SEARCH_PLAYOUTS: u64 = 2_500;
 ///
 /// The judgement averages the ownership of two tree searches ([`attacked_ownership`]),
 /// one for each colour moving first and having to end at least one point better than the
-/// quick Monte Carlo estimate of the score ([`Ownership::estimate`]) while the other only
+/// quick Monte Carlo estimate of the score ([`ownership::estimate`]) while the other only
 /// has to keep it. The search plays to win, not to maximise the score: in a decided game it
 /// would play anything, hence a komi that makes the next point decide. The side that must
 /// gain tries every way to take stones (and so kills what the estimate wrongly let live);
@@ -226,10 +64,10 @@ pub fn judge(game: &Game) -> Status {
 /// which stones to capture before passing.
 pub fn life_and_death(game: &Game) -> Status {
     let board = game.board();
-    let quick = Ownership::estimate(board, game.to_move(), JUDGE_PLAYOUTS, JUDGE_SEED);
+    let quick = ownership::estimate(board, game.to_move(), JUDGE_PLAYOUTS, JUDGE_SEED);
     let lead = quick.mean_lead();
     log::debug!("judge: quick lead {lead:.1}");
-    let clear = clear_areas(board, &quick);
+    let clear = quick.clear_areas(board, CLEAR_OWNERSHIP);
     let searches =
         [Color::Black, Color::White].map(|c| attacked_ownership(game, c, lead.round(), clear));
     let g = board.geometry();

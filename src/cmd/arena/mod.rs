@@ -17,8 +17,8 @@
 //! [`Summary`] and printed by [`command`].
 //!
 //! Wiring into the `hoshi` command line is one variant and one line:
-//! `Match(hoshi::arena::MatchArgs)` in a `#[derive(Subcommand)]` enum, and
-//! `Some(Sub::Match(args)) => hoshi::arena::command(&args)` in `main`.
+//! `Match(hoshi::cmd::arena::MatchArgs)` in a `#[derive(Subcommand)]` enum, and
+//! `Some(Sub::Match(args)) => hoshi::cmd::arena::command(&args)` in `main`.
 
 mod command_line;
 mod counting;
@@ -39,7 +39,7 @@ pub use results::Row;
 pub use settings::Settings;
 pub use stats::Tally;
 
-use crate::clock::TimeControl;
+use crate::player::clock::TimeControl;
 use crate::rules::Ruleset;
 use program::Program;
 use progress::Progress;

@@ -2,10 +2,10 @@
 //! komi, handicap stones, move limit, the time an engine may take to answer and the
 //! engines' game clocks.
 
-use crate::clock::TimeControl;
 use crate::coord::Vertex;
 use crate::game::Game;
 use crate::handicap;
+use crate::player::clock::TimeControl;
 use crate::rules::Ruleset;
 use std::time::Duration;
 

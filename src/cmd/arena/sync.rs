@@ -4,9 +4,9 @@
 
 use super::program::{Answer, Fault, Program};
 use super::settings::Settings;
-use crate::clock::{TimeControl, TimeLeft};
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::game::Game;
+use crate::player::clock::{TimeControl, TimeLeft};
 use crate::rules::Ruleset;
 use std::fmt;
 use std::time::Duration;
@@ -178,14 +178,6 @@ fn same_points(answer: &str, stones: &[Vertex]) -> bool {
     named == expected
 }
 
-/// A move as GTP writes it: `D4` or `pass`.
-pub fn move_text(geometry: Geometry, mv: Move) -> String {
-    match mv {
-        Move::Pass => "pass".into(),
-        Move::Play(p) => geometry.name(p),
-    }
-}
-
 /// A colour as GTP commands name it: `b` or `w`, lower case as gogui-twogtp sends it
 /// (every engine reads it; some old ones read nothing else).
 pub fn colour_name(color: Color) -> &'static str {
@@ -202,7 +194,7 @@ pub fn play(
     color: Color,
     mv: Move,
 ) -> Result<(), Failure> {
-    let command = format!("play {} {}", colour_name(color), move_text(geometry, mv));
+    let command = format!("play {} {}", colour_name(color), geometry.move_name(mv));
     require(program, &command).map(|_| ())
 }
 
