@@ -398,7 +398,7 @@ impl Board {
     /// rules (suicide, simple ko) and not filling one of its own eyes. One pass over the
     /// neighbours answers both questions, which matters because playouts ask it for most
     /// empty points of most positions.
-    #[inline]
+    #[inline(always)]
     pub fn is_sensible(&self, color: Color, p: Point) -> bool {
         debug_assert_eq!(self.cell(p), Cell::Empty);
         if p == self.ko && color == self.ko_color {
