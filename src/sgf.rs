@@ -509,7 +509,9 @@ pub fn write(game: &Game, result: Option<GameResult>) -> String {
     write_annotated(game, result, &Annotations::default())
 }
 
-/// Properties a tool adds to a game's file: (name, value) pairs, values unescaped.
+/// Properties a tool adds to a game's file: (name, value) pairs, values unescaped. The
+/// review (`hoshi analyze`) adds its analysis and the file's own game-info; a match
+/// (`hoshi match`) adds the players, date and game comment, and the clocks' [`time_left`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Annotations {
     /// Added to the root after the game's own properties (e.g. [`GameRecord::info`]).
@@ -518,8 +520,19 @@ pub struct Annotations {
     pub moves: Vec<Vec<(String, String)>>,
 }
 
-/// Like [`write`], with the properties of `notes` added; a move that has some starts a
-/// line of its own. Empty lines appear only if a value holds one.
+/// A clock's time left after a move of `color`: BL or WL, in seconds, and OB or OW, the
+/// stones left in a Canadian overtime period, when there are some.
+pub fn time_left(color: Color, seconds: f64, stones: u32) -> Vec<(String, String)> {
+    let letter = color.letter();
+    let mut props = vec![(format!("{letter}L"), format!("{seconds:.2}"))];
+    if stones > 0 {
+        props.push((format!("O{letter}"), stones.to_string()));
+    }
+    props
+}
+
+/// Like [`write`], with the properties of `notes` added; a move with a comment (C) starts
+/// a line of its own. Empty lines appear only if a value holds one.
 pub fn write_annotated(game: &Game, result: Option<GameResult>, notes: &Annotations) -> String {
     let size = game.size();
     let mut out = format!(
@@ -535,7 +548,7 @@ pub fn write_annotated(game: &Game, result: Option<GameResult>, notes: &Annotati
     out.push_str(&properties(&notes.root));
     for (i, turn) in game.history().iter().enumerate() {
         let added = notes.moves.get(i).map_or(&[][..], Vec::as_slice);
-        if i % MOVES_PER_LINE == 0 || !added.is_empty() {
+        if i % MOVES_PER_LINE == 0 || added.iter().any(|(name, _)| name == "C") {
             out.push('\n');
         }
         let point = match turn.mv {
@@ -661,6 +674,31 @@ mod tests {
         assert!(text.ends_with(";B[cc]\n;W[]C[a \\\\ b \\] c])\n"), "{text}");
         let again = parse(&text).unwrap();
         assert_eq!((again.info, again.events), (record.info, record.events));
+    }
+
+    #[test]
+    fn time_left_stays_on_the_line_and_comments_start_one() {
+        let mut game = Game::new(5, Ruleset::FRENCH, 7.5).unwrap();
+        game.play(Color::Black, Move::Pass).unwrap();
+        game.play(Color::White, Move::Pass).unwrap();
+        let notes = Annotations {
+            root: vec![],
+            moves: vec![
+                time_left(Color::Black, 9.999, 0),
+                time_left(Color::White, 1.5, 2),
+            ],
+        };
+        let text = write_annotated(&game, None, &notes);
+        assert!(
+            text.ends_with("\n;B[]BL[10.00];W[]WL[1.50]OW[2])\n"),
+            "{text}"
+        );
+        let notes = Annotations {
+            root: vec![],
+            moves: vec![vec![], vec![("C".into(), "pass".into())]],
+        };
+        let text = write_annotated(&game, None, &notes);
+        assert!(text.ends_with("\n;B[]\n;W[]C[pass])\n"), "{text}");
     }
 
     #[test]
