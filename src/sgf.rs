@@ -129,7 +129,7 @@ pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
 pub const MAX_MOVES: usize = 5000;
 
 /// Where the parser is: one entry per open game tree.
-struct Level {
+struct OpenTree {
     /// Whether this tree is on the main line (first variation at every branch so far).
     main: bool,
     /// Variations already opened inside this tree.
@@ -143,30 +143,30 @@ fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
     while reader.peek().is_some_and(|c| c != '(') {
         reader.bump();
     }
-    let mut levels: Vec<Level> = Vec::new();
+    let mut trees: Vec<OpenTree> = Vec::new();
     let mut nodes = Vec::new();
     loop {
         reader.skip_space();
         match reader.bump() {
             Some('(') => {
-                let main = levels.last().is_none_or(|l| l.main && l.children == 0);
-                if let Some(parent) = levels.last_mut() {
+                let main = trees.last().is_none_or(|t| t.main && t.children == 0);
+                if let Some(parent) = trees.last_mut() {
                     parent.children += 1;
                 }
-                levels.push(Level { main, children: 0 });
+                trees.push(OpenTree { main, children: 0 });
             }
             Some(')') => {
-                levels.pop().ok_or(reader.error("unmatched ')'"))?;
-                if levels.is_empty() {
+                trees.pop().ok_or(reader.error("unmatched ')'"))?;
+                if trees.is_empty() {
                     break;
                 }
             }
             Some(';') => {
-                let level = levels.last().ok_or(reader.error("node outside a tree"))?;
-                if level.children > 0 {
+                let tree = trees.last().ok_or(reader.error("node outside a tree"))?;
+                if tree.children > 0 {
                     return Err(reader.error("node after variations"));
                 }
-                let main = level.main;
+                let main = tree.main;
                 let node = reader.node()?;
                 if main {
                     nodes.push(node);

@@ -91,14 +91,14 @@ pub fn run(
     if name.ends_with("genmove_analyze") {
         genmove(engine, &request, out, signals)?;
     } else {
-        analyze(engine, &request, out, signals)?;
+        stream(engine, &request, out, signals)?;
     }
     out.write_all(b"\n")?;
     out.flush()
 }
 
 /// Streams lines until input arrives.
-fn analyze(
+fn stream(
     engine: &mut Engine,
     request: &Request,
     out: &mut dyn Write,

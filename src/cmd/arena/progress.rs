@@ -6,7 +6,7 @@ use super::stats::Tally;
 use std::time::{Duration, Instant};
 
 /// Where the match stands, for the progress line.
-pub struct Progress {
+pub struct MatchProgress {
     started: Instant,
     /// Games of the match, and games already in results.tsv when this run started.
     total: usize,
@@ -15,9 +15,9 @@ pub struct Progress {
     done_now: usize,
 }
 
-impl Progress {
-    pub fn new(total: usize, done_before: usize) -> Progress {
-        Progress {
+impl MatchProgress {
+    pub fn new(total: usize, done_before: usize) -> MatchProgress {
+        MatchProgress {
             started: Instant::now(),
             total,
             done_before,
@@ -84,7 +84,7 @@ mod tests {
             claims: [None, None],
         };
         let tally = Tally::new(&players, std::slice::from_ref(&row), false);
-        let mut progress = Progress::new(10, 3);
+        let mut progress = MatchProgress::new(10, 3);
         let line = progress.record(&row, &tally);
         assert!(
             line.starts_with(

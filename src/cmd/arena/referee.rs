@@ -15,8 +15,8 @@
 
 use super::counting::{self, Scorer};
 use super::program::Program;
-use super::settings::Settings;
-use super::sync::{self, Failure};
+use super::settings::MatchSettings;
+use super::sync::{self, ProgramError};
 use crate::board::Illegal;
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::game::Game;
@@ -48,7 +48,7 @@ pub struct Played {
 /// clocks (`Unlimited` for none); `open_log` gives the stderr of the program playing a
 /// role (`black`, `white`, `referee`).
 pub fn play_game(
-    settings: &Settings,
+    settings: &MatchSettings,
     commands: [&[String]; 2],
     clocks: [TimeControl; 2],
     scorer: &Scorer,
@@ -78,7 +78,7 @@ struct Loss {
 }
 
 impl Loss {
-    fn failure(loser: Color, failure: Failure) -> Loss {
+    fn failure(loser: Color, failure: ProgramError) -> Loss {
         Loss {
             loser,
             on_time: failure.on_time(),
@@ -133,7 +133,7 @@ enum End {
 
 /// A game in progress: hoshi's record of it and the two programs, Black's first.
 struct Table<'a> {
-    settings: &'a Settings,
+    settings: &'a MatchSettings,
     game: Game,
     programs: [Program; 2],
     seconds: [f64; 2],
@@ -150,7 +150,7 @@ pub const LAG_TOLERANCE: f64 = 0.1;
 impl<'a> Table<'a> {
     /// Starts and sets up Black's program, then White's.
     fn open(
-        settings: &'a Settings,
+        settings: &'a MatchSettings,
         commands: [&[String]; 2],
         clocks: [TimeControl; 2],
         open_log: &dyn Fn(&str) -> Stdio,
@@ -225,7 +225,7 @@ impl<'a> Table<'a> {
         self.clocks[i].spend(color, used);
         let answer = answer.map_err(|failure| Loss::failure(color, failure))?;
         read_move(&answer, self.geometry())
-            .ok_or_else(|| Loss::failure(color, Failure::Unexpected { command, answer }))
+            .ok_or_else(|| Loss::failure(color, ProgramError::Unexpected { command, answer }))
     }
 
     /// The record of the game: the result, counted when nobody resigned or forfeited,
@@ -286,7 +286,7 @@ impl<'a> Table<'a> {
 
 /// Starts the program for `color` and sets up the game.
 fn seat(
-    settings: &Settings,
+    settings: &MatchSettings,
     color: Color,
     command: &[String],
     stderr: Stdio,
@@ -295,7 +295,7 @@ fn seat(
     let mut program =
         Program::start(command, stderr, settings.move_timeout, startup).map_err(|fault| {
             let command = "list_commands".into();
-            Loss::failure(color, Failure::Fault { command, fault })
+            Loss::failure(color, ProgramError::Fault { command, fault })
         })?;
     sync::prepare(&mut program, settings).map_err(|failure| Loss::failure(color, failure))?;
     Ok(program)
