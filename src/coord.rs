@@ -64,6 +64,21 @@ impl Color {
             Color::White => 'W',
         }
     }
+
+    /// The letter in lower case, `b` or `w`: how gogui-twogtp names a color in GTP commands
+    /// (every engine reads it; some old ones read nothing else), and GoGui in its variations.
+    pub fn lowercase_letter(self) -> char {
+        self.letter().to_ascii_lowercase()
+    }
+
+    /// The name as a sentence starts with it: `Black` or `White` (`Display` writes
+    /// `black`, as GTP does).
+    pub fn capitalized_name(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
 }
 
 impl fmt::Display for Color {

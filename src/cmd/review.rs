@@ -358,14 +358,6 @@ fn progress_line(game: &Game, number: usize, turn: Option<&Turn>, verdict: &Verd
     )
 }
 
-/// A colour as a sentence names it.
-fn side(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
 /// `B+2.5`, `W+0.5`, or `?` when the search gave no score.
 fn lead_text(black_lead: Option<f64>) -> String {
     match black_lead {
@@ -501,13 +493,13 @@ fn comment(game: &Game, reviewed: &ReviewedMove, before: &Verdict, after: &Verdi
         lead_text(after.black_lead),
         name(before.best),
         100.0 * before.winrate_for(reviewed.color),
-        side(reviewed.color),
+        reviewed.color.capitalized_name(),
         name(reviewed.played),
     );
     if reviewed.is_mistake() {
         text.push_str(&format!(
             " · Mistake: {} loses {:.1}%",
-            side(reviewed.color),
+            reviewed.color.capitalized_name(),
             -100.0 * reviewed.change
         ));
     }
@@ -520,7 +512,7 @@ fn summary(game: &Game, reviewed: &[ReviewedMove], plan: &Plan) -> String {
     for color in [Color::Black, Color::White] {
         lines.push(format!(
             "{}: {}",
-            side(color),
+            color.capitalized_name(),
             worst_moves(game, reviewed, color)
         ));
     }

@@ -430,10 +430,7 @@ fn printsgf(engine: &mut Engine, args: &[String]) -> Reply {
 fn showboard(engine: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
     let game = engine.game();
-    let to_move = match game.to_move() {
-        Color::Black => "Black",
-        Color::White => "White",
-    };
+    let to_move = game.to_move().capitalized_name();
     Ok(format!(
         "\n{}\nBlack (X) has captured {} stones\nWhite (O) has captured {} stones\n\
          move {}, {to_move} to play, komi {}, {} rules, handicap {}",

@@ -122,7 +122,7 @@ pub fn legal_moves(engine: &mut Engine, args: &[String]) -> Reply {
     lines.push(format!(
         "TEXT {} legal moves for {}, {} forbidden empty points",
         legal.len(),
-        color_name(color),
+        color.capitalized_name(),
         labels.len()
     ));
     Ok(lines.join("\n"))
@@ -226,13 +226,18 @@ fn picture(moves: &[MoveInfo], playouts: u64, color: Color, geometry: Geometry) 
         let mut var = String::from("VAR");
         let mut mover = color;
         for &mv in &best.pv {
-            let _ = write!(var, " {} {}", color_letter(mover), geometry.move_name(mv));
+            let _ = write!(
+                var,
+                " {} {}",
+                mover.lowercase_letter(),
+                geometry.move_name(mv)
+            );
             mover = mover.opponent();
         }
         lines.push(var);
         lines.push(format!(
             "TEXT {} {} {:.1}% ({} playouts), lead {:+.1}",
-            color_name(color),
+            color.capitalized_name(),
             geometry.move_name(best.mv),
             100.0 * best.winrate,
             playouts,
@@ -252,20 +257,6 @@ fn colour_argument(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
 fn vertices(g: Geometry) -> impl Iterator<Item = Vertex> {
     let size = g.size();
     (0..size).flat_map(move |row| (0..size).map(move |col| Vertex::new(col, row)))
-}
-
-fn color_letter(color: Color) -> char {
-    match color {
-        Color::Black => 'b',
-        Color::White => 'w',
-    }
-}
-
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
 }
 
 #[cfg(test)]

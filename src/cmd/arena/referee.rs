@@ -82,7 +82,7 @@ impl Loss {
         Loss {
             loser,
             on_time: failure.on_time(),
-            reason: format!("{} {failure}", side(loser)),
+            reason: format!("{} {failure}", loser.capitalized_name()),
         }
     }
 
@@ -92,7 +92,7 @@ impl Loss {
             on_time: true,
             reason: format!(
                 "{} ran out of time on `{command}`: {used:.2} s with {available:.2} s left",
-                side(loser)
+                loser.capitalized_name()
             ),
         }
     }
@@ -102,7 +102,7 @@ impl Loss {
         Loss {
             loser,
             on_time: false,
-            reason: format!("{} played {name}, illegal: {why}", side(loser)),
+            reason: format!("{} played {name}, illegal: {why}", loser.capitalized_name()),
         }
     }
 
@@ -113,14 +113,6 @@ impl Loss {
         } else {
             GameResult::Forfeit { winner }
         }
-    }
-}
-
-/// The colour's name as reasons write it.
-fn side(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
     }
 }
 
@@ -205,7 +197,7 @@ impl<'a> Table<'a> {
     /// `color`'s move, timed and charged to its clock; `None` for a resignation.
     fn genmove(&mut self, color: Color) -> Result<Option<Move>, Loss> {
         let i = color.index();
-        let command = format!("genmove {}", sync::colour_name(color));
+        let command = format!("genmove {}", color.lowercase_letter());
         let available = self.clocks[i].available(color);
         let limit = available.map_or(self.settings.move_timeout, |seconds| {
             Duration::try_from_secs_f64(seconds + LAG_TOLERANCE).unwrap_or(Duration::MAX)
@@ -242,7 +234,7 @@ impl<'a> Table<'a> {
                 GameResult::Resignation {
                     winner: loser.opponent(),
                 },
-                format!("{} resigned", side(loser)),
+                format!("{} resigned", loser.capitalized_name()),
                 [None, None],
             ),
             Ok(end) => {

@@ -122,7 +122,7 @@ pub fn tell_time_left(
     }
     let command = format!(
         "time_left {} {:.0} {}",
-        colour_name(color),
+        color.lowercase_letter(),
         left.seconds.floor(),
         left.stones
     );
@@ -182,15 +182,6 @@ fn same_points(answer: &str, stones: &[Vertex]) -> bool {
     named == expected
 }
 
-/// A colour as GTP commands name it: `b` or `w`, lower case as gogui-twogtp sends it
-/// (every engine reads it; some old ones read nothing else).
-pub fn colour_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "b",
-        Color::White => "w",
-    }
-}
-
 /// Tells the program that `color` played `mv`.
 pub fn play(
     program: &mut Program,
@@ -198,7 +189,11 @@ pub fn play(
     color: Color,
     mv: Move,
 ) -> Result<(), ProgramError> {
-    let command = format!("play {} {}", colour_name(color), geometry.move_name(mv));
+    let command = format!(
+        "play {} {}",
+        color.lowercase_letter(),
+        geometry.move_name(mv)
+    );
     require(program, &command).map(|_| ())
 }
 
