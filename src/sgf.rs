@@ -58,7 +58,7 @@ type Node = Vec<(String, Vec<String>)>;
 /// What happens along the main line, in order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    /// Stones put on (`Some(colour)`) or taken off (`None`) the board, and maybe who plays
+    /// Stones put on (`Some(color)`) or taken off (`None`) the board, and maybe who plays
     /// next (PL).
     Setup {
         stones: Vec<(Vertex, Option<Color>)>,

@@ -78,7 +78,7 @@ const BASE_PLAYOUTS: u64 = 10_000;
 /// same search (see [`change`]).
 const MIN_VISITS: u32 = 50;
 
-/// Moves listed per colour in the root's summary.
+/// Moves listed per color in the root's summary.
 const WORST_LISTED: usize = 3;
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {

@@ -292,7 +292,7 @@ fn time_left(engine: &mut Engine, args: &[String]) -> Reply {
     Ok(String::new())
 }
 
-/// The colour an optional argument names, else the player to move.
+/// The color an optional argument names, else the player to move.
 fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
     match args::optional(args)? {
         Some(text) => args::color(text),
@@ -300,7 +300,7 @@ fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> 
     }
 }
 
-/// `hoshi-time_budget [color]`: the seconds the player would think on the colour's next
+/// `hoshi-time_budget [color]`: the seconds the player would think on the color's next
 /// move (to the millisecond), or `none` when it thinks by playouts alone; for tests and
 /// for watching the clock from a GUI.
 fn hoshi_time_budget(engine: &mut Engine, args: &[String]) -> Reply {
@@ -310,7 +310,7 @@ fn hoshi_time_budget(engine: &mut Engine, args: &[String]) -> Reply {
         .map_or("none".into(), |s| format!("{s:.3}")))
 }
 
-/// `hoshi-time_left [color]`: the colour's clock as the engine reckons it, in `time_left`'s
+/// `hoshi-time_left [color]`: the color's clock as the engine reckons it, in `time_left`'s
 /// terms (seconds and stones), or `none` without a time limit.
 fn hoshi_time_left(engine: &mut Engine, args: &[String]) -> Reply {
     let color = color_or_to_move(engine, args)?;

@@ -3,7 +3,7 @@
 //!
 //! GoGui's graphics language (`gfx`) is one directive per line: `LABEL D4 52/1.2k` writes
 //! text on points, `INFLUENCE D4 0.8 Q16 -0.5` shades points from Black (+1) to White (-1),
-//! `COLOR green D4 E5` colours them, `VAR b D4 w Q16` shows a numbered variation, `TEXT ...`
+//! `COLOR green D4 E5` colors them, `VAR b D4 w Q16` shows a numbered variation, `TEXT ...`
 //! goes to the status bar. Live graphics are the same directives on stderr, each line
 //! prefixed with `gogui-gfx:`, and `gogui-gfx: CLEAR` before the answer.
 
@@ -25,7 +25,7 @@ const LABELLED_MOVES: usize = 12;
 /// Time between two live pictures while thinking.
 const LIVE_INTERVAL: Duration = Duration::from_millis(500);
 
-/// The analyze menu: `type/label/command` per line (GoGui fills `%m` with the colour to
+/// The analyze menu: `type/label/command` per line (GoGui fills `%m` with the color to
 /// move, `%s` with a string it asks for, `%w` with a file to write).
 pub const MENU: &[&str] = &[
     "gfx/Best Moves/hoshi-best_moves %m",
@@ -43,10 +43,10 @@ pub const MENU: &[&str] = &[
     "none/Save SGF/printsgf %w",
 ];
 
-/// `hoshi-best_moves <colour>`: a search for `colour`, then its candidates labelled with
+/// `hoshi-best_moves <color>`: a search for `color`, then its candidates labelled with
 /// their win rates (percent) and visits (`52/1.2k`), the best line as a variation and a summary in the status bar.
 pub fn best_moves(engine: &mut Engine, args: &[String], signals: &Signals) -> Reply {
-    let color = colour_argument(engine, args)?;
+    let color = color_argument(engine, args)?;
     let study = study(engine, color, signals);
     Ok(picture(
         &study.moves,
@@ -57,10 +57,10 @@ pub fn best_moves(engine: &mut Engine, args: &[String], signals: &Signals) -> Re
     .join("\n"))
 }
 
-/// `hoshi-pv <colour>`: the principal variation as GoGui's `var` type wants it, moves
-/// without colours, alternating from `colour`.
+/// `hoshi-pv <color>`: the principal variation as GoGui's `var` type wants it, moves
+/// without colors, alternating from `color`.
 pub fn principal_variation(engine: &mut Engine, args: &[String], signals: &Signals) -> Reply {
-    let color = colour_argument(engine, args)?;
+    let color = color_argument(engine, args)?;
     let moves = study(engine, color, signals).moves;
     let geometry = engine.game().board().geometry();
     let line = moves.first().map(|best| best.pv.as_slice()).unwrap_or(&[]);
@@ -96,10 +96,10 @@ pub fn ownership_gfx(engine: &mut Engine, args: &[String], signals: &Signals) ->
     Ok(text)
 }
 
-/// `hoshi-legal_moves <colour>`: the legal points in green, and on every empty point where
-/// `colour` may not play, the reason (ko, superko, suicide).
+/// `hoshi-legal_moves <color>`: the legal points in green, and on every empty point where
+/// `color` may not play, the reason (ko, superko, suicide).
 pub fn legal_moves(engine: &mut Engine, args: &[String]) -> Reply {
-    let color = colour_argument(engine, args)?;
+    let color = color_argument(engine, args)?;
     let game = engine.game();
     let g = game.board().geometry();
     let mut legal = Vec::new();
@@ -247,7 +247,7 @@ fn picture(moves: &[MoveInfo], playouts: u64, color: Color, geometry: Geometry) 
     lines
 }
 
-fn colour_argument(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
+fn color_argument(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
     match args::optional(args)? {
         Some(text) => args::color(text),
         None => Ok(engine.game().to_move()),

@@ -72,7 +72,7 @@ pub fn sgf_path(out: &Path, number: usize) -> PathBuf {
 }
 
 /// The games of `rows` that repeat an earlier game move for move with the same players
-/// in the same colours, each with the earlier game: `(3, 1)` says game 3 is game 1 again.
+/// in the same colors, each with the earlier game: `(3, 1)` says game 3 is game 1 again.
 /// Deterministic engines do that when they are restarted for every game, and repeated
 /// games are not the independent trials the confidence interval counts on. Games whose
 /// SGF file is missing or unreadable are left out.

@@ -34,7 +34,7 @@ pub struct Played {
     /// How it ended, in words: `two passes; counted by hoshi`, `White resigned`,
     /// `Black played C3, illegal: ko`, `White did not answer within 1 s on `genmove w``.
     pub reason: String,
-    /// Seconds each colour spent answering `genmove`, Black's first.
+    /// Seconds each color spent answering `genmove`, Black's first.
     pub seconds: [f64; 2],
     /// After each move of `game`, what its player's clock had left (`None` without a
     /// clock): SGF's BL/WL.
@@ -129,7 +129,7 @@ struct Table<'a> {
     game: Game,
     programs: [Program; 2],
     seconds: [f64; 2],
-    /// Black's and White's game clocks (each used for its own colour only).
+    /// Black's and White's game clocks (each used for its own color only).
     clocks: [Clock; 2],
     /// What the mover's clock had left after each move.
     clock_left: Vec<Option<TimeLeft>>,

@@ -25,7 +25,7 @@ pub struct MatchSettings {
     /// Time an engine may take to answer any command, `genmove` included unless it has a
     /// clock.
     pub move_timeout: Duration,
-    /// The game clock of the `--black` engine and of the `--white` one (which colour they
+    /// The game clock of the `--black` engine and of the `--white` one (which color they
     /// play may alternate); `Unlimited` for none.
     pub clocks: [TimeControl; 2],
 }
