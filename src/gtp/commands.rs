@@ -53,7 +53,7 @@ impl fmt::Display for Failure {
     }
 }
 
-type Reply = Result<String, Failure>;
+pub(super) type Reply = Result<String, Failure>;
 
 /// How a command is run.
 #[derive(Clone, Copy)]
@@ -293,7 +293,7 @@ fn time_left(engine: &mut Engine, args: &[String]) -> Reply {
 }
 
 /// The color an optional argument names, else the player to move.
-fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
+pub(super) fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
     match args::optional(args)? {
         Some(text) => args::color(text),
         None => Ok(engine.game().to_move()),

@@ -7,8 +7,9 @@
 //! goes to the status bar. Live graphics are the same directives on stderr, each line
 //! prefixed with `gogui-gfx:`, and `gogui-gfx: CLEAR` before the answer.
 
+use super::args;
+use super::commands::{color_or_to_move, Reply};
 use super::input::Signals;
-use super::{args, Failure};
 use crate::board::Illegal;
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::engine::Engine;
@@ -16,8 +17,6 @@ use crate::player::{Choice, Mode};
 use crate::search::{MoveInfo, Progress};
 use std::fmt::Write as _;
 use std::time::Duration;
-
-type Reply = Result<String, Failure>;
 
 /// Candidate moves labelled on the board, at most.
 const LABELLED_MOVES: usize = 12;
@@ -46,7 +45,7 @@ pub const MENU: &[&str] = &[
 /// `hoshi-best_moves <color>`: a search for `color`, then its candidates labelled with
 /// their win rates (percent) and visits (`52/1.2k`), the best line as a variation and a summary in the status bar.
 pub fn best_moves(engine: &mut Engine, args: &[String], signals: &Signals) -> Reply {
-    let color = color_argument(engine, args)?;
+    let color = color_or_to_move(engine, args)?;
     let study = study(engine, color, signals);
     Ok(picture(
         &study.moves,
@@ -60,7 +59,7 @@ pub fn best_moves(engine: &mut Engine, args: &[String], signals: &Signals) -> Re
 /// `hoshi-pv <color>`: the principal variation as GoGui's `var` type wants it, moves
 /// without colors, alternating from `color`.
 pub fn principal_variation(engine: &mut Engine, args: &[String], signals: &Signals) -> Reply {
-    let color = color_argument(engine, args)?;
+    let color = color_or_to_move(engine, args)?;
     let moves = study(engine, color, signals).moves;
     let geometry = engine.game().board().geometry();
     let line = moves.first().map(|best| best.pv.as_slice()).unwrap_or(&[]);
@@ -99,7 +98,7 @@ pub fn ownership_gfx(engine: &mut Engine, args: &[String], signals: &Signals) ->
 /// `hoshi-legal_moves <color>`: the legal points in green, and on every empty point where
 /// `color` may not play, the reason (ko, superko, suicide).
 pub fn legal_moves(engine: &mut Engine, args: &[String]) -> Reply {
-    let color = color_argument(engine, args)?;
+    let color = color_or_to_move(engine, args)?;
     let game = engine.game();
     let g = game.board().geometry();
     let mut legal = Vec::new();
@@ -245,13 +244,6 @@ fn picture(moves: &[MoveInfo], playouts: u64, color: Color, geometry: Geometry) 
         ));
     }
     lines
-}
-
-fn color_argument(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
-    match args::optional(args)? {
-        Some(text) => args::color(text),
-        None => Ok(engine.game().to_move()),
-    }
 }
 
 fn vertices(g: Geometry) -> impl Iterator<Item = Vertex> {
