@@ -82,7 +82,7 @@ pub fn duplicates(out: &Path, rows: &[Row]) -> Vec<(usize, usize)> {
     let mut first_of: HashMap<String, usize> = HashMap::new();
     let mut repeats = Vec::new();
     for row in numbers {
-        let Some(moves) = moves_of(&sgf_path(out, row.game)) else {
+        let Some(moves) = move_list(&sgf_path(out, row.game)) else {
             continue;
         };
         let key = format!("{}\t{}\t{moves}", row.black, row.white);
@@ -97,7 +97,7 @@ pub fn duplicates(out: &Path, rows: &[Row]) -> Vec<(usize, usize)> {
 }
 
 /// The moves of an SGF file, spelled out, when it can be read.
-fn moves_of(path: &Path) -> Option<String> {
+fn move_list(path: &Path) -> Option<String> {
     let text = fs::read_to_string(path).ok()?;
     let record = sgf::parse(&text).ok()?;
     let events: Vec<String> = record

@@ -96,7 +96,7 @@ pub fn prepare(program: &mut Program, settings: &MatchSettings) -> Result<(), Pr
     require(program, "clear_board")?;
     require(program, &format!("komi {}", settings.komi()))?;
     announce_rules(program, settings.rules())?;
-    place_handicap(program, settings)
+    send_handicap(program, settings)
 }
 
 /// `time_settings` for the program's clock, when it has one and the program lists the
@@ -157,7 +157,7 @@ fn kgs_name(rules: Ruleset) -> Option<&'static str> {
 /// `fixed_handicap n` when the stones are GTP's fixed ones and the program knows the
 /// command (its answer must name the same points), else `set_free_handicap` with the
 /// stones, as gogui-twogtp does.
-fn place_handicap(program: &mut Program, settings: &MatchSettings) -> Result<(), ProgramError> {
+fn send_handicap(program: &mut Program, settings: &MatchSettings) -> Result<(), ProgramError> {
     let stones = &settings.handicap;
     if stones.is_empty() {
         return Ok(());
