@@ -145,6 +145,15 @@ impl Vertex {
         format!("{}{}", letter(self.col as usize), letter(top_row))
     }
 
+    /// GTP's vertex list: the vertices in GTP notation, a space apart (`D4 Q16`).
+    pub fn gtp_list(vertices: &[Vertex]) -> String {
+        vertices
+            .iter()
+            .map(Vertex::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// Whether the vertex is on a board of `size` lines.
     pub fn fits(self, size: usize) -> bool {
         (self.col as usize) < size && (self.row as usize) < size

@@ -236,14 +236,14 @@ fn fixed_handicap(engine: &mut Engine, args: &[String]) -> Reply {
     let [n] = args::exactly(args)?;
     let stones = args::int(n)?;
     let placed = engine.fixed_handicap(stones).map_err(Failure::Handicap)?;
-    Ok(vertex_list(&placed))
+    Ok(Vertex::gtp_list(&placed))
 }
 
 fn place_free_handicap(engine: &mut Engine, args: &[String]) -> Reply {
     let [n] = args::exactly(args)?;
     let stones = args::int(n)?;
     let placed = engine.free_handicap(stones).map_err(Failure::Handicap)?;
-    Ok(vertex_list(&placed))
+    Ok(Vertex::gtp_list(&placed))
 }
 
 /// `set_free_handicap v...`: any unreadable vertex or a pass makes a bad vertex list.
@@ -255,14 +255,6 @@ fn set_free_handicap(engine: &mut Engine, args: &[String]) -> Reply {
         .collect::<Result<Vec<Vertex>, Failure>>()?;
     engine.set_handicap(&vertices).map_err(Failure::Handicap)?;
     Ok(String::new())
-}
-
-fn vertex_list(vertices: &[Vertex]) -> String {
-    vertices
-        .iter()
-        .map(Vertex::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// `time_settings main_time byo_yomi_time byo_yomi_stones` (Canadian byo-yomi).

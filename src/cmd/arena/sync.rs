@@ -169,8 +169,8 @@ fn send_handicap(program: &mut Program, settings: &MatchSettings) -> Result<(), 
             .then_some(())
             .ok_or(ProgramError::Unexpected { command, answer });
     }
-    let list: Vec<String> = stones.iter().map(Vertex::to_string).collect();
-    require(program, &format!("set_free_handicap {}", list.join(" "))).map(|_| ())
+    let command = format!("set_free_handicap {}", Vertex::gtp_list(stones));
+    require(program, &command).map(|_| ())
 }
 
 /// Whether `answer` names exactly the points of `stones`, in any order.
