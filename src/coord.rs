@@ -1,4 +1,4 @@
-//! Coordinates: players' colours, board vertices in GTP and SGF notation, and the
+//! Coordinates: players' colors, board vertices in GTP and SGF notation, and the
 //! padded point index the board uses internally.
 //!
 //! Two notions of "where" live here, kept apart on purpose:
@@ -25,7 +25,7 @@ const _: () = assert!(SLOTS >= MAX_POINTS && SLOTS.is_power_of_two());
 /// GTP column letters: the letter I is skipped so that it is never confused with J or 1.
 const GTP_COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
-/// A player, or the colour of a stone.
+/// A player, or the color of a stone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Color {
     Black,
@@ -42,13 +42,13 @@ impl Color {
         }
     }
 
-    /// 0 for Black, 1 for White: an index into per-colour arrays.
+    /// 0 for Black, 1 for White: an index into per-color arrays.
     #[inline]
     pub fn index(self) -> usize {
         self as usize
     }
 
-    /// Parses a GTP colour: `b`, `black`, `w`, `white`, in any case.
+    /// Parses a GTP color: `b`, `black`, `w`, `white`, in any case.
     pub fn parse(text: &str) -> Option<Color> {
         match text.to_ascii_lowercase().as_str() {
             "b" | "black" => Some(Color::Black),
@@ -62,6 +62,21 @@ impl Color {
         match self {
             Color::Black => 'B',
             Color::White => 'W',
+        }
+    }
+
+    /// The letter in lower case, `b` or `w`: how gogui-twogtp names a color in GTP commands
+    /// (every engine reads it; some old ones read nothing else), and GoGui in its variations.
+    pub fn lowercase_letter(self) -> char {
+        self.letter().to_ascii_lowercase()
+    }
+
+    /// The name as a sentence starts with it: `Black` or `White` (`Display` writes
+    /// `black`, as GTP does).
+    pub fn capitalized_name(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
         }
     }
 }
@@ -128,6 +143,15 @@ impl Vertex {
         let top_row = size - 1 - self.row as usize;
         let letter = |i: usize| (b'a' + i as u8) as char;
         format!("{}{}", letter(self.col as usize), letter(top_row))
+    }
+
+    /// GTP's vertex list: the vertices in GTP notation, a space apart (`D4 Q16`).
+    pub fn gtp_list(vertices: &[Vertex]) -> String {
+        vertices
+            .iter()
+            .map(Vertex::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// Whether the vertex is on a board of `size` lines.

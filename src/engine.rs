@@ -88,7 +88,7 @@ impl Settings {
 
 /// A rough score of the game in progress (`estimate_score`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Estimate {
+pub struct ScoreEstimate {
     /// Black's expected margin, komi and handicap bonus included (negative: White leads).
     pub black_margin: f64,
     /// The range in which Black's margin fell in 80% of the playouts.
@@ -411,7 +411,7 @@ impl Engine {
     }
 
     /// The score the playouts expect, with the range of their outcomes.
-    pub fn estimate_score(&self) -> Estimate {
+    pub fn estimate_score(&self) -> ScoreEstimate {
         let handicap = self
             .game
             .rules()
@@ -430,7 +430,7 @@ impl Engine {
             let i = ((count - 1) as f64 * q).round() as usize;
             margins.get(i).copied().unwrap_or(-white_extra)
         };
-        Estimate {
+        ScoreEstimate {
             black_margin: margins.iter().sum::<f64>() / count as f64,
             low: at(0.1),
             high: at(0.9),

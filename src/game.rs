@@ -225,7 +225,7 @@ impl Game {
             .collect()
     }
 
-    /// Plays `mv` for `color` (who need not be the player to move: GTP lets a colour play
+    /// Plays `mv` for `color` (who need not be the player to move: GTP lets a color play
     /// twice) if the rules allow it; on refusal nothing changes.
     pub fn play(&mut self, color: Color, mv: Move) -> Result<MoveEffect, Illegal> {
         self.check(color, mv)?;

@@ -121,15 +121,7 @@ mod tests {
     use super::*;
 
     fn names(size: usize, n: usize) -> String {
-        joined(&fixed(size, n).unwrap())
-    }
-
-    fn joined(vertices: &[Vertex]) -> String {
-        vertices
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+        Vertex::gtp_list(&fixed(size, n).unwrap())
     }
 
     #[test]
@@ -183,7 +175,7 @@ mod tests {
     }
 
     fn free_names(size: usize, n: usize) -> String {
-        joined(&free(size, n).unwrap())
+        Vertex::gtp_list(&free(size, n).unwrap())
     }
 
     #[test]

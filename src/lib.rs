@@ -17,7 +17,7 @@
 
 // core
 pub mod board; // the copy-make position: chains, liberties, captures, simple ko, hash
-pub mod coord; // colours, vertices (GTP/SGF names), padded points, point sets
+pub mod coord; // colors, vertices (GTP/SGF names), padded points, point sets
 pub mod game; // the game record: history, superko, handicap, komi, prisoners, undo
 pub mod handicap; // fixed handicap tables (GTP §4.1.1) and free placement
 pub mod rules; // the Ruleset value type and its presets (French by default)

@@ -22,7 +22,7 @@ pub enum KoRule {
 /// How the points are counted at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scoring {
-    /// Stones on the board plus empty points surrounded by one colour only.
+    /// Stones on the board plus empty points surrounded by one color only.
     Area,
     /// Surrounded empty points plus prisoners (dead stones count as prisoners); eyes in seki
     /// count for nobody.

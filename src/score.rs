@@ -119,7 +119,7 @@ pub fn count(board: &Board, status: &Status, scoring: Scoring, adjust: Adjustmen
 /// A connected region of empty points and dead stones, with what borders it.
 struct Region {
     points: usize,
-    /// Dead stones of each colour inside.
+    /// Dead stones of each color inside.
     dead: [usize; 2],
     /// Whether live Black / White stones touch it.
     borders: [bool; 2],
@@ -162,7 +162,7 @@ impl Region {
         region
     }
 
-    /// The only colour bordering the region, if exactly one does.
+    /// The only color bordering the region, if exactly one does.
     fn owner(&self) -> Option<Color> {
         match self.borders {
             [true, false] => Some(Color::Black),

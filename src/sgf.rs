@@ -58,7 +58,7 @@ type Node = Vec<(String, Vec<String>)>;
 /// What happens along the main line, in order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    /// Stones put on (`Some(colour)`) or taken off (`None`) the board, and maybe who plays
+    /// Stones put on (`Some(color)`) or taken off (`None`) the board, and maybe who plays
     /// next (PL).
     Setup {
         stones: Vec<(Vertex, Option<Color>)>,
@@ -129,7 +129,7 @@ pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
 pub const MAX_MOVES: usize = 5000;
 
 /// Where the parser is: one entry per open game tree.
-struct Level {
+struct OpenTree {
     /// Whether this tree is on the main line (first variation at every branch so far).
     main: bool,
     /// Variations already opened inside this tree.
@@ -143,30 +143,30 @@ fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
     while reader.peek().is_some_and(|c| c != '(') {
         reader.bump();
     }
-    let mut levels: Vec<Level> = Vec::new();
+    let mut trees: Vec<OpenTree> = Vec::new();
     let mut nodes = Vec::new();
     loop {
         reader.skip_space();
         match reader.bump() {
             Some('(') => {
-                let main = levels.last().is_none_or(|l| l.main && l.children == 0);
-                if let Some(parent) = levels.last_mut() {
+                let main = trees.last().is_none_or(|t| t.main && t.children == 0);
+                if let Some(parent) = trees.last_mut() {
                     parent.children += 1;
                 }
-                levels.push(Level { main, children: 0 });
+                trees.push(OpenTree { main, children: 0 });
             }
             Some(')') => {
-                levels.pop().ok_or(reader.error("unmatched ')'"))?;
-                if levels.is_empty() {
+                trees.pop().ok_or(reader.error("unmatched ')'"))?;
+                if trees.is_empty() {
                     break;
                 }
             }
             Some(';') => {
-                let level = levels.last().ok_or(reader.error("node outside a tree"))?;
-                if level.children > 0 {
+                let tree = trees.last().ok_or(reader.error("node outside a tree"))?;
+                if tree.children > 0 {
                     return Err(reader.error("node after variations"));
                 }
-                let main = level.main;
+                let main = tree.main;
                 let node = reader.node()?;
                 if main {
                     nodes.push(node);
@@ -509,7 +509,9 @@ pub fn write(game: &Game, result: Option<GameResult>) -> String {
     write_annotated(game, result, &Annotations::default())
 }
 
-/// Properties a tool adds to a game's file: (name, value) pairs, values unescaped.
+/// Properties a tool adds to a game's file: (name, value) pairs, values unescaped. The
+/// review (`hoshi analyze`) adds its analysis and the file's own game-info; a match
+/// (`hoshi match`) adds the players, date and game comment, and the clocks' [`time_left`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Annotations {
     /// Added to the root after the game's own properties (e.g. [`GameRecord::info`]).
@@ -518,8 +520,19 @@ pub struct Annotations {
     pub moves: Vec<Vec<(String, String)>>,
 }
 
-/// Like [`write`], with the properties of `notes` added; a move that has some starts a
-/// line of its own. Empty lines appear only if a value holds one.
+/// A clock's time left after a move of `color`: BL or WL, in seconds, and OB or OW, the
+/// stones left in a Canadian overtime period, when there are some.
+pub fn time_left(color: Color, seconds: f64, stones: u32) -> Vec<(String, String)> {
+    let letter = color.letter();
+    let mut props = vec![(format!("{letter}L"), format!("{seconds:.2}"))];
+    if stones > 0 {
+        props.push((format!("O{letter}"), stones.to_string()));
+    }
+    props
+}
+
+/// Like [`write`], with the properties of `notes` added; a move with a comment (C) starts
+/// a line of its own. Empty lines appear only if a value holds one.
 pub fn write_annotated(game: &Game, result: Option<GameResult>, notes: &Annotations) -> String {
     let size = game.size();
     let mut out = format!(
@@ -535,7 +548,7 @@ pub fn write_annotated(game: &Game, result: Option<GameResult>, notes: &Annotati
     out.push_str(&properties(&notes.root));
     for (i, turn) in game.history().iter().enumerate() {
         let added = notes.moves.get(i).map_or(&[][..], Vec::as_slice);
-        if i % MOVES_PER_LINE == 0 || !added.is_empty() {
+        if i % MOVES_PER_LINE == 0 || added.iter().any(|(name, _)| name == "C") {
             out.push('\n');
         }
         let point = match turn.mv {
@@ -661,6 +674,31 @@ mod tests {
         assert!(text.ends_with(";B[cc]\n;W[]C[a \\\\ b \\] c])\n"), "{text}");
         let again = parse(&text).unwrap();
         assert_eq!((again.info, again.events), (record.info, record.events));
+    }
+
+    #[test]
+    fn time_left_stays_on_the_line_and_comments_start_one() {
+        let mut game = Game::new(5, Ruleset::FRENCH, 7.5).unwrap();
+        game.play(Color::Black, Move::Pass).unwrap();
+        game.play(Color::White, Move::Pass).unwrap();
+        let notes = Annotations {
+            root: vec![],
+            moves: vec![
+                time_left(Color::Black, 9.999, 0),
+                time_left(Color::White, 1.5, 2),
+            ],
+        };
+        let text = write_annotated(&game, None, &notes);
+        assert!(
+            text.ends_with("\n;B[]BL[10.00];W[]WL[1.50]OW[2])\n"),
+            "{text}"
+        );
+        let notes = Annotations {
+            root: vec![],
+            moves: vec![vec![], vec![("C".into(), "pass".into())]],
+        };
+        let text = write_annotated(&game, None, &notes);
+        assert!(text.ends_with("\n;B[]\n;W[]C[pass])\n"), "{text}");
     }
 
     #[test]

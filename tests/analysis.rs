@@ -250,7 +250,7 @@ fn kata_analyze_gives_the_ownership_of_every_point_when_asked() {
     check_infos(&infos, &[], 1.0);
     assert_eq!(ownership.len(), 81, "{line}");
     assert!(ownership.iter().all(|v| (-1.0..=1.0).contains(v)));
-    // From the top row: A9 is Black's (the analysed colour, +), J9 White's (-).
+    // From the top row: A9 is Black's (the analysed color, +), J9 White's (-).
     assert!(ownership[0] > 0.5, "A9 {}", ownership[0]);
     assert!(ownership[8] < -0.5, "J9 {}", ownership[8]);
     assert!(ownership[80] < -0.5, "J1 {}", ownership[80]);

@@ -363,7 +363,7 @@ fn elo_differences_follow_the_logistic_formula() {
 }
 
 #[test]
-fn the_tally_counts_engines_colours_and_disagreements() {
+fn the_tally_counts_engines_colors_and_disagreements() {
     let players = ["gnugo".to_string(), "hoshi".to_string()];
     let mut rows = vec![
         row(1, "gnugo", "hoshi", "B+3.5"),
@@ -380,7 +380,7 @@ fn the_tally_counts_engines_colours_and_disagreements() {
     assert_eq!((hoshi.games, hoshi.wins, hoshi.draws), (4, 1, 1));
     assert_eq!((gnugo.wins_as, gnugo.games_as), ([1, 1], [2, 2]));
     assert_eq!((hoshi.wins_as, hoshi.games_as), ([0, 1], [2, 2]));
-    assert_eq!(tally.by_colour, [1, 2, 1]);
+    assert_eq!(tally.by_color, [1, 2, 1]);
     assert_eq!(gnugo.score(), 2.5);
     // 40 moves a game: Black made 20, White 20; gnugo spent 2 s as Black, 1 s as White.
     assert_eq!((gnugo.moves, gnugo.seconds), (80, 6.0));
@@ -524,7 +524,7 @@ fn two_passers_play_an_empty_board_counted_for_white() {
     // alpha's own count names the right winner with another margin, in every game.
     assert!(summary.tally.disagreements.is_empty());
     assert_eq!(summary.tally.margin_disagreements, 4);
-    assert_eq!(summary.tally.by_colour, [0, 4, 0]);
+    assert_eq!(summary.tally.by_color, [0, 4, 0]);
     assert_eq!(summary.duplicates, [(3, 1), (4, 2)]);
     assert!(summary
         .report()

@@ -1,7 +1,7 @@
 //! Differential test of hoshi's rules against GNU Go 3.8 as an independent referee.
 //!
 //! Seeded random games are played in a [`Game`] under French rules and mirrored, move by
-//! move, to `gnugo --mode gtp` over pipes. Before every move the legal points of both colours
+//! move, to `gnugo --mode gtp` over pipes. Before every move the legal points of both colors
 //! are compared with GNU Go's `all_legal`; after every move the stones (`list_stones`), the
 //! prisoners (`captures`) and hoshi's incremental bookkeeping (`Board::verify`) are checked.
 //!
@@ -13,10 +13,10 @@
 //!    its legal points must equal GNU Go's *exactly*, with no exception. This pins down
 //!    occupancy, suicide, captures and the simple-ko point.
 //! 2. The French legality is then predicted point by point from GNU Go's answer and a
-//!    repetition model kept by this test (every position produced by a stone, with the colour
+//!    repetition model kept by this test (every position produced by a stone, with the color
 //!    that placed it): a point is French-legal iff it is legal on the board ignoring simple ko
 //!    (GNU Go says legal, or it is exactly the simple-ko point) and the position it would make
-//!    was not produced earlier by a stone of the same colour. hoshi must agree with that
+//!    was not produced earlier by a stone of the same color. hoshi must agree with that
 //!    prediction everywhere. The only points where hoshi and GNU Go may then disagree are:
 //!    * *superko*: GNU Go allows, hoshi refuses with `Illegal::Superko`, because the move
 //!      recreates a position the mover produced earlier (GNU Go does not look at history);
@@ -231,7 +231,7 @@ struct Stats {
     games: u64,
     moves: u64,
     passes: u64,
-    /// Positions where the legal points of one colour were compared.
+    /// Positions where the legal points of one color were compared.
     legality_checks: u64,
     /// Points compared in those checks.
     points_compared: u64,
@@ -324,10 +324,10 @@ struct Duel<'a> {
     game: Game,
     /// The same moves under Japanese rules (simple ko), to compare exactly with GNU Go.
     shadow: Game,
-    /// The moves so far, as GTP `(colour, vertex)`.
+    /// The moves so far, as GTP `(color, vertex)`.
     moves: Vec<(Color, String)>,
     /// The repetition model: every position produced by a stone, keyed by its hash, with the
-    /// stones and the colour that placed the stone.
+    /// stones and the color that placed the stone.
     produced: HashMap<u64, Vec<(Stones, Color)>>,
 }
 
@@ -353,7 +353,7 @@ fn play_one_game(gnugo: &mut Gnugo, campaign: &Campaign, seed: u64, stats: &mut 
     while !duel.game.is_over() && duel.game.move_number() < campaign.max_moves {
         let color = duel.game.to_move();
         let agreed = duel.compare_legality(color);
-        // The other colour too: GTP lets either colour play, and its legality (no ko
+        // The other color too: GTP lets either color play, and its legality (no ko
         // restriction for it, superko on its own positions) is a different code path.
         duel.compare_legality(color.opponent());
         let mv = duel.choose(&mut rng, color, &agreed, campaign.pass_percent);

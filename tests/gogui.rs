@@ -1,7 +1,7 @@
 //! GoGui's view of hoshi: every entry of `gogui-analyze_commands` runs without error once
 //! its wildcards are filled in, and the graphics say the right things about a position
 //! (ko and suicide points labelled, candidate labels on empty points, a variation that
-//! alternates colours, parameters that take effect).
+//! alternates colors, parameters that take effect).
 
 use hoshi::engine::{Engine, Settings};
 use std::io::Cursor;

@@ -119,7 +119,7 @@ fn root_moves_respect_superko_even_with_a_reused_tree() {
 }
 
 /// A tree built for one player is not reused for the other in the same position (an undo
-/// and a genmove for the other colour): the root's statistics belong to the player who
+/// and a genmove for the other color): the root's statistics belong to the player who
 /// searched.
 #[test]
 fn a_tree_is_never_reused_for_the_other_player() {

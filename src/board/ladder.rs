@@ -158,7 +158,7 @@ impl Board {
         None
     }
 
-    /// Whether a chain of the other colour touching the chain on `s` is in atari.
+    /// Whether a chain of the other color touching the chain on `s` is in atari.
     fn can_capture_next_to(&self, s: Point) -> bool {
         let Some(color) = self.color_at(s) else {
             return false;

@@ -42,7 +42,7 @@ impl Cell {
         }
     }
 
-    /// The colour of the stone here, if any.
+    /// The color of the stone here, if any.
     #[inline]
     pub fn color(self) -> Option<Color> {
         match self {
@@ -108,7 +108,7 @@ pub struct Board {
     empties: [Point; SLOTS],
     /// For every point, how many of its four neighbours are empty, black and white, in
     /// 4-bit fields (see [`NeighbourCounts`]); the rest are border. Kept up to date as stones
-    /// come and go, it answers "has a liberty?" and "surrounded by one colour?" in one load,
+    /// come and go, it answers "has a liberty?" and "surrounded by one color?" in one load,
     /// which is most of what playouts ask.
     neighbour_counts: [u16; SLOTS],
     /// Position of each empty point in `empties`.
@@ -218,7 +218,7 @@ impl Board {
         self.cells[p.index()]
     }
 
-    /// The colour of the stone on `p`, if any.
+    /// The color of the stone on `p`, if any.
     #[inline]
     pub fn color_at(&self, p: Point) -> Option<Color> {
         self.cell(p).color()
@@ -230,7 +230,7 @@ impl Board {
         self.hash
     }
 
-    /// The simple-ko point and the colour it is forbidden to, if the last move took a ko.
+    /// The simple-ko point and the color it is forbidden to, if the last move took a ko.
     pub fn ko(&self) -> Option<(Point, Color)> {
         (self.ko != Point::NONE).then_some((self.ko, self.ko_color))
     }
@@ -333,8 +333,8 @@ impl Board {
         NeighbourCounts(self.neighbour_counts[p.index()]).of(color) as usize
     }
 
-    /// Who owns `p` once play has ended (the quick count of playouts): the stone's colour,
-    /// or for an empty point the one colour among its neighbours, if only one.
+    /// Who owns `p` once play has ended (the quick count of playouts): the stone's color,
+    /// or for an empty point the one color among its neighbours, if only one.
     #[inline]
     pub fn area_owner(&self, p: Point) -> Option<Color> {
         if let Some(color) = self.color_at(p) {
@@ -352,7 +352,7 @@ impl Board {
     }
 
     /// Black's area minus White's: stones, plus empty points whose neighbours are all of one
-    /// colour ([`Board::area_owner`]). Exact once a playout has filled everything but eyes.
+    /// color ([`Board::area_owner`]). Exact once a playout has filled everything but eyes.
     pub fn area_lead(&self) -> i32 {
         let mut lead = self.stones(Color::Black) as i32 - self.stones(Color::White) as i32;
         for &p in self.empty_points() {
@@ -418,7 +418,7 @@ impl Board {
         let mut breathes = false;
         for n in self.geometry.neighbours(p) {
             let c = self.cell(n);
-            // Off stones the head is NONE and its liberty slot a dummy: the colour tests
+            // Off stones the head is NONE and its liberty slot a dummy: the color tests
             // discard it, without a branch.
             let libs = self.liberties[self.head[n.index()].index()];
             breathes |= (c == own) & (libs > 1) | (c == enemy) & (libs == 1);
@@ -569,7 +569,7 @@ impl Board {
             let libs = &mut self.liberties[heads[k].index()];
             *libs = libs.wrapping_sub(u16::from(distinct[k]));
         }
-        // Sort the distinct chains into friends and enemies without branching on colours,
+        // Sort the distinct chains into friends and enemies without branching on colors,
         // which are random in playouts; note whether any enemy lost its last liberty.
         let enemy = Cell::stone(color.opponent());
         let mut friends = [Point::NONE; 4];
@@ -872,7 +872,7 @@ impl Board {
             let name = g.name(p);
             let h = self.head[p.index()];
             if self.cell(h) != self.cell(p) {
-                return Err(format!("{name}: head of another colour"));
+                return Err(format!("{name}: head of another color"));
             }
             let mut mine: Vec<Point> = self.chain_stones(p).collect();
             let mut theirs: Vec<Point> = fresh.chain_stones(p).collect();

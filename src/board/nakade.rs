@@ -21,7 +21,7 @@ impl Board {
     /// one eye when the attacker takes it, or gives the owner two when the owner does.
     ///
     /// The area is an empty region touching `last` that holds at most six points and is
-    /// bordered only by the edge and stones of `last`'s colour (the owner). Like Pachi, areas
+    /// bordered only by the edge and stones of `last`'s color (the owner). Like Pachi, areas
     /// next to an opponent stone are not considered: an attacker stone inside or on the rim
     /// means the fight for the space has begun and the shape table no longer applies.
     /// Vital points by size: three points (straight or bent): the middle; four: the centre of

@@ -1,4 +1,4 @@
-//! Zobrist keys: one random 64-bit key per (colour, point), fixed at compile time so that
+//! Zobrist keys: one random 64-bit key per (color, point), fixed at compile time so that
 //! hashes are identical from run to run (tests and logs can quote them).
 
 use crate::coord::{Color, Point, SLOTS};
@@ -15,16 +15,16 @@ const fn splitmix64(state: u64) -> (u64, u64) {
 const fn make_keys() -> [[u64; SLOTS]; 2] {
     let mut keys = [[0u64; SLOTS]; 2];
     let mut state = 0x686F_7368_695F_676Fu64; // "hoshi_go"
-    let mut colour = 0;
-    while colour < 2 {
+    let mut color = 0;
+    while color < 2 {
         let mut i = 0;
         while i < SLOTS {
             let (next, key) = splitmix64(state);
             state = next;
-            keys[colour][i] = key;
+            keys[color][i] = key;
             i += 1;
         }
-        colour += 1;
+        color += 1;
     }
     keys
 }

@@ -78,7 +78,7 @@ const BASE_PLAYOUTS: u64 = 10_000;
 /// same search (see [`change`]).
 const MIN_VISITS: u32 = 50;
 
-/// Moves listed per colour in the root's summary.
+/// Moves listed per color in the root's summary.
 const WORST_LISTED: usize = 3;
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -294,7 +294,7 @@ fn review(search: &mut Search, game: &Game, budget: Budget) -> Result<Vec<Verdic
         let to_move = moves
             .get(number)
             .map_or_else(|| position.to_move(), |t| t.color);
-        let verdict = judge(search, &position, to_move, budget);
+        let verdict = assess(search, &position, to_move, budget);
         eprintln!("{}", progress_line(game, number, turn, &verdict));
         verdicts.push(verdict);
     }
@@ -305,7 +305,7 @@ fn review(search: &mut Search, game: &Game, budget: Budget) -> Result<Vec<Verdic
 /// search's last report to its watcher, which comes when the search ends (or a few
 /// milliseconds before, when it ends during the report): the result itself has no score.
 /// A search too short for any report (a handful of playouts) gives no score.
-fn judge(search: &mut Search, game: &Game, color: Color, budget: Budget) -> Verdict {
+fn assess(search: &mut Search, game: &Game, color: Color, budget: Budget) -> Verdict {
     let mut last: Vec<MoveInfo> = Vec::new();
     let result = search.run_watched(game, color, budget, &mut |progress| {
         last = progress.moves();
@@ -358,14 +358,6 @@ fn progress_line(game: &Game, number: usize, turn: Option<&Turn>, verdict: &Verd
     )
 }
 
-/// A colour as a sentence names it.
-fn side(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
 /// `B+2.5`, `W+0.5`, or `?` when the search gave no score.
 fn lead_text(black_lead: Option<f64>) -> String {
     match black_lead {
@@ -375,8 +367,8 @@ fn lead_text(black_lead: Option<f64>) -> String {
     }
 }
 
-/// One move of the game, judged by the verdicts before and after it.
-struct Judged {
+/// One move of the game, assessed by the verdicts before and after it.
+struct ReviewedMove {
     /// Counted from 1.
     number: usize,
     color: Color,
@@ -386,7 +378,7 @@ struct Judged {
     change: f64,
 }
 
-impl Judged {
+impl ReviewedMove {
     fn is_mistake(&self) -> bool {
         -self.change > MISTAKE
     }
@@ -413,12 +405,12 @@ fn change(turn: &Turn, before: &Verdict, after: &Verdict) -> f64 {
 }
 
 /// The game's moves with their change of win rate, in order.
-fn judged_moves(game: &Game, verdicts: &[Verdict]) -> Vec<Judged> {
+fn reviewed_moves(game: &Game, verdicts: &[Verdict]) -> Vec<ReviewedMove> {
     game.history()
         .iter()
         .zip(verdicts.windows(2))
         .enumerate()
-        .map(|(i, (turn, pair))| Judged {
+        .map(|(i, (turn, pair))| ReviewedMove {
             number: i + 1,
             color: turn.color,
             played: turn.mv,
@@ -431,22 +423,22 @@ fn judged_moves(game: &Game, verdicts: &[Verdict]) -> Vec<Judged> {
 /// position's `SBKV` on the root; `SBKV`, the comment and, for a mistake, `BM` on each move.
 /// The file's own comments follow the review's.
 fn annotate(record: &GameRecord, game: &Game, verdicts: &[Verdict], plan: &Plan) -> Annotations {
-    let judged = judged_moves(game, verdicts);
+    let reviewed = reviewed_moves(game, verdicts);
     let (root_comments, move_comments) = own_comments(record, game);
     let mut root = record.info.clone();
     if let Some(first) = verdicts.first() {
         root.push(sbkv(first));
     }
-    let summary = summary(game, &judged, plan);
+    let summary = summary(game, &reviewed, plan);
     root.push(("C".into(), with_own(summary, &root_comments)));
-    let moves = judged
+    let moves = reviewed
         .iter()
         .zip(verdicts.windows(2))
         .zip(&move_comments)
-        .map(|((judged, pair), own)| {
-            let comment = comment(game, judged, &pair[0], &pair[1]);
+        .map(|((reviewed, pair), own)| {
+            let comment = comment(game, reviewed, &pair[0], &pair[1]);
             let mut props = vec![sbkv(&pair[1]), ("C".into(), with_own(comment, own))];
-            if judged.is_mistake() {
+            if reviewed.is_mistake() {
                 props.push(("BM".into(), "1".into()));
             }
             props
@@ -488,40 +480,40 @@ fn sbkv(verdict: &Verdict) -> (String, String) {
 
 /// `Black 54.3% · B+2.5 · hoshi: D4 (55.0%, Black), played C3 (-1.2%)`, and the mistake
 /// flag when there is one.
-fn comment(game: &Game, judged: &Judged, before: &Verdict, after: &Verdict) -> String {
+fn comment(game: &Game, reviewed: &ReviewedMove, before: &Verdict, after: &Verdict) -> String {
     let name = |mv| game.board().geometry().move_name(mv);
-    let verdict = if judged.played == before.best {
+    let verdict = if reviewed.played == before.best {
         "hoshi's choice".to_string()
     } else {
-        format!("{:+.1}%", 100.0 * judged.change)
+        format!("{:+.1}%", 100.0 * reviewed.change)
     };
     let mut text = format!(
         "Black {:.1}% · {} · hoshi: {} ({:.1}%, {}), played {} ({verdict})",
         100.0 * after.black_winrate,
         lead_text(after.black_lead),
         name(before.best),
-        100.0 * before.winrate_for(judged.color),
-        side(judged.color),
-        name(judged.played),
+        100.0 * before.winrate_for(reviewed.color),
+        reviewed.color.capitalized_name(),
+        name(reviewed.played),
     );
-    if judged.is_mistake() {
+    if reviewed.is_mistake() {
         text.push_str(&format!(
             " · Mistake: {} loses {:.1}%",
-            side(judged.color),
-            -100.0 * judged.change
+            reviewed.color.capitalized_name(),
+            -100.0 * reviewed.change
         ));
     }
     text
 }
 
 /// The root comment: how the review searched, and each side's largest losses.
-fn summary(game: &Game, judged: &[Judged], plan: &Plan) -> String {
+fn summary(game: &Game, reviewed: &[ReviewedMove], plan: &Plan) -> String {
     let mut lines = vec![plan.describe(game)];
     for color in [Color::Black, Color::White] {
         lines.push(format!(
             "{}: {}",
-            side(color),
-            worst_moves(game, judged, color)
+            color.capitalized_name(),
+            worst_moves(game, reviewed, color)
         ));
     }
     lines.push(format!(
@@ -532,8 +524,8 @@ fn summary(game: &Game, judged: &[Judged], plan: &Plan) -> String {
 }
 
 /// `2 mistakes; largest losses: move 7 C3 -24.0%, move 15 D5 -6.1%, …`.
-fn worst_moves(game: &Game, judged: &[Judged], color: Color) -> String {
-    let mut own: Vec<&Judged> = judged
+fn worst_moves(game: &Game, reviewed: &[ReviewedMove], color: Color) -> String {
+    let mut own: Vec<&ReviewedMove> = reviewed
         .iter()
         .filter(|j| j.color == color && j.change < 0.0)
         .collect();

@@ -1,7 +1,7 @@
 //! The analysis streams of Leela Zero and KataGo, which Sabaki, Lizzie and KaTrain read to
 //! draw a heatmap of candidate moves and a win-rate graph:
 //!
-//! * `lz-analyze [colour] [interval] [key value ...]` and `kata-analyze ...` answer `=` at
+//! * `lz-analyze [color] [interval] [key value ...]` and `kata-analyze ...` answer `=` at
 //!   once, then one line per interval (in centiseconds) holding every candidate move,
 //!   `info move D4 visits 120 winrate 5432 prior 1830 lcb 5301 order 0 pv D4 Q16 ...`,
 //!   until any input line arrives; then the answer ends with its empty line and the new
@@ -13,7 +13,7 @@
 //!
 //! Sabaki's parser splits a line on `info` and takes the principal variation as the tail
 //! of each chunk, so `pv` always comes last in an `info`, and the only thing after the last
-//! one is KataGo's `ownership`. Win rates are for the colour analysed.
+//! one is KataGo's `ownership`. Win rates are for the color analysed.
 
 use super::input::Signals;
 use super::{args, Command, Failure};
@@ -91,14 +91,14 @@ pub fn run(
     if name.ends_with("genmove_analyze") {
         genmove(engine, &request, out, signals)?;
     } else {
-        analyze(engine, &request, out, signals)?;
+        stream(engine, &request, out, signals)?;
     }
     out.write_all(b"\n")?;
     out.flush()
 }
 
 /// Streams lines until input arrives.
-fn analyze(
+fn stream(
     engine: &mut Engine,
     request: &Request,
     out: &mut dyn Write,
@@ -203,7 +203,7 @@ fn line(request: &Request, progress: &Progress<'_>) -> String {
 }
 
 /// KataGo's ownership order and sign: rows from the top (A19, B19, ... T1), +1 for a point
-/// the analysed colour will own. `ownership` is the search's, rows from the bottom and +1
+/// the analysed color will own. `ownership` is the search's, rows from the bottom and +1
 /// for Black.
 fn rows_from_top(ownership: &[f32], size: usize, color: Color) -> Vec<f32> {
     let sign = if color == Color::Black { 1.0 } else { -1.0 };
@@ -251,9 +251,9 @@ fn ten_thousandths(x: f64) -> i64 {
     (x.clamp(0.0, 1.0) * 10_000.0).round() as i64
 }
 
-/// Reads `[colour] [interval] [key value ...]`. Keys: `interval`, `ownership` (KataGo),
+/// Reads `[color] [interval] [key value ...]`. Keys: `interval`, `ownership` (KataGo),
 /// `minmoves` (accepted: every candidate is always listed), `maxmoves`; `avoid` and
-/// `allow` (colour, vertices, depth) are read and not applied.
+/// `allow` (color, vertices, depth) are read and not applied.
 fn parse(dialect: Dialect, to_move: Color, words: &[String]) -> Result<Request, Failure> {
     let mut request = Request {
         dialect,
@@ -357,7 +357,7 @@ mod tests {
     }
 
     #[test]
-    fn ownership_is_listed_from_the_top_row_for_the_analysed_colour() {
+    fn ownership_is_listed_from_the_top_row_for_the_analysed_color() {
         // 2x2, rows from the bottom: A1 B1 A2 B2.
         let ownership = [0.25, 0.5, -1.0, 1.0];
         assert_eq!(

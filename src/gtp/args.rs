@@ -1,4 +1,4 @@
-//! Reading command arguments as the spec's entities (§3.2.1): int, float, colour, vertex,
+//! Reading command arguments as the spec's entities (§3.2.1): int, float, color, vertex,
 //! move. Anything malformed is a `syntax error`, the spec's word for it.
 
 use super::Failure;
@@ -89,7 +89,7 @@ pub fn point(board: &Board, text: &str) -> Result<Point, Failure> {
         .ok_or(Failure::Syntax)
 }
 
-/// A colour and a move, the `move` entity of the spec.
+/// A color and a move, the `move` entity of the spec.
 pub fn color_and_move(board: &Board, c: &str, v: &str) -> Result<(Color, Move), Failure> {
     Ok((color(c)?, play(board, v)?))
 }
@@ -113,7 +113,7 @@ mod tests {
     }
 
     #[test]
-    fn vertices_and_colours_ignore_case() {
+    fn vertices_and_colors_ignore_case() {
         assert_eq!(vertex("PASS"), Ok(None));
         assert_eq!(vertex("d4"), Ok(Some(Vertex::new(3, 3))));
         assert_eq!(vertex("i4"), Err(Failure::Syntax));

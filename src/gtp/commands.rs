@@ -53,7 +53,7 @@ impl fmt::Display for Failure {
     }
 }
 
-type Reply = Result<String, Failure>;
+pub(super) type Reply = Result<String, Failure>;
 
 /// How a command is run.
 #[derive(Clone, Copy)]
@@ -236,14 +236,14 @@ fn fixed_handicap(engine: &mut Engine, args: &[String]) -> Reply {
     let [n] = args::exactly(args)?;
     let stones = args::int(n)?;
     let placed = engine.fixed_handicap(stones).map_err(Failure::Handicap)?;
-    Ok(vertex_list(&placed))
+    Ok(Vertex::gtp_list(&placed))
 }
 
 fn place_free_handicap(engine: &mut Engine, args: &[String]) -> Reply {
     let [n] = args::exactly(args)?;
     let stones = args::int(n)?;
     let placed = engine.free_handicap(stones).map_err(Failure::Handicap)?;
-    Ok(vertex_list(&placed))
+    Ok(Vertex::gtp_list(&placed))
 }
 
 /// `set_free_handicap v...`: any unreadable vertex or a pass makes a bad vertex list.
@@ -255,14 +255,6 @@ fn set_free_handicap(engine: &mut Engine, args: &[String]) -> Reply {
         .collect::<Result<Vec<Vertex>, Failure>>()?;
     engine.set_handicap(&vertices).map_err(Failure::Handicap)?;
     Ok(String::new())
-}
-
-fn vertex_list(vertices: &[Vertex]) -> String {
-    vertices
-        .iter()
-        .map(Vertex::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// `time_settings main_time byo_yomi_time byo_yomi_stones` (Canadian byo-yomi).
@@ -292,15 +284,15 @@ fn time_left(engine: &mut Engine, args: &[String]) -> Reply {
     Ok(String::new())
 }
 
-/// The colour an optional argument names, else the player to move.
-fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
+/// The color an optional argument names, else the player to move.
+pub(super) fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
     match args::optional(args)? {
         Some(text) => args::color(text),
         None => Ok(engine.game().to_move()),
     }
 }
 
-/// `hoshi-time_budget [color]`: the seconds the player would think on the colour's next
+/// `hoshi-time_budget [color]`: the seconds the player would think on the color's next
 /// move (to the millisecond), or `none` when it thinks by playouts alone; for tests and
 /// for watching the clock from a GUI.
 fn hoshi_time_budget(engine: &mut Engine, args: &[String]) -> Reply {
@@ -310,7 +302,7 @@ fn hoshi_time_budget(engine: &mut Engine, args: &[String]) -> Reply {
         .map_or("none".into(), |s| format!("{s:.3}")))
 }
 
-/// `hoshi-time_left [color]`: the colour's clock as the engine reckons it, in `time_left`'s
+/// `hoshi-time_left [color]`: the color's clock as the engine reckons it, in `time_left`'s
 /// terms (seconds and stones), or `none` without a time limit.
 fn hoshi_time_left(engine: &mut Engine, args: &[String]) -> Reply {
     let color = color_or_to_move(engine, args)?;
@@ -430,10 +422,7 @@ fn printsgf(engine: &mut Engine, args: &[String]) -> Reply {
 fn showboard(engine: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
     let game = engine.game();
-    let to_move = match game.to_move() {
-        Color::Black => "Black",
-        Color::White => "White",
-    };
+    let to_move = game.to_move().capitalized_name();
     Ok(format!(
         "\n{}\nBlack (X) has captured {} stones\nWhite (O) has captured {} stones\n\
          move {}, {to_move} to play, komi {}, {} rules, handicap {}",

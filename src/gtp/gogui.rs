@@ -3,12 +3,13 @@
 //!
 //! GoGui's graphics language (`gfx`) is one directive per line: `LABEL D4 52/1.2k` writes
 //! text on points, `INFLUENCE D4 0.8 Q16 -0.5` shades points from Black (+1) to White (-1),
-//! `COLOR green D4 E5` colours them, `VAR b D4 w Q16` shows a numbered variation, `TEXT ...`
+//! `COLOR green D4 E5` colors them, `VAR b D4 w Q16` shows a numbered variation, `TEXT ...`
 //! goes to the status bar. Live graphics are the same directives on stderr, each line
 //! prefixed with `gogui-gfx:`, and `gogui-gfx: CLEAR` before the answer.
 
+use super::args;
+use super::commands::{color_or_to_move, Reply};
 use super::input::Signals;
-use super::{args, Failure};
 use crate::board::Illegal;
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::engine::Engine;
@@ -17,15 +18,13 @@ use crate::search::{MoveInfo, Progress};
 use std::fmt::Write as _;
 use std::time::Duration;
 
-type Reply = Result<String, Failure>;
-
 /// Candidate moves labelled on the board, at most.
 const LABELLED_MOVES: usize = 12;
 
 /// Time between two live pictures while thinking.
 const LIVE_INTERVAL: Duration = Duration::from_millis(500);
 
-/// The analyze menu: `type/label/command` per line (GoGui fills `%m` with the colour to
+/// The analyze menu: `type/label/command` per line (GoGui fills `%m` with the color to
 /// move, `%s` with a string it asks for, `%w` with a file to write).
 pub const MENU: &[&str] = &[
     "gfx/Best Moves/hoshi-best_moves %m",
@@ -43,10 +42,10 @@ pub const MENU: &[&str] = &[
     "none/Save SGF/printsgf %w",
 ];
 
-/// `hoshi-best_moves <colour>`: a search for `colour`, then its candidates labelled with
+/// `hoshi-best_moves <color>`: a search for `color`, then its candidates labelled with
 /// their win rates (percent) and visits (`52/1.2k`), the best line as a variation and a summary in the status bar.
 pub fn best_moves(engine: &mut Engine, args: &[String], signals: &Signals) -> Reply {
-    let color = colour_argument(engine, args)?;
+    let color = color_or_to_move(engine, args)?;
     let study = study(engine, color, signals);
     Ok(picture(
         &study.moves,
@@ -57,10 +56,10 @@ pub fn best_moves(engine: &mut Engine, args: &[String], signals: &Signals) -> Re
     .join("\n"))
 }
 
-/// `hoshi-pv <colour>`: the principal variation as GoGui's `var` type wants it, moves
-/// without colours, alternating from `colour`.
+/// `hoshi-pv <color>`: the principal variation as GoGui's `var` type wants it, moves
+/// without colors, alternating from `color`.
 pub fn principal_variation(engine: &mut Engine, args: &[String], signals: &Signals) -> Reply {
-    let color = colour_argument(engine, args)?;
+    let color = color_or_to_move(engine, args)?;
     let moves = study(engine, color, signals).moves;
     let geometry = engine.game().board().geometry();
     let line = moves.first().map(|best| best.pv.as_slice()).unwrap_or(&[]);
@@ -96,10 +95,10 @@ pub fn ownership_gfx(engine: &mut Engine, args: &[String], signals: &Signals) ->
     Ok(text)
 }
 
-/// `hoshi-legal_moves <colour>`: the legal points in green, and on every empty point where
-/// `colour` may not play, the reason (ko, superko, suicide).
+/// `hoshi-legal_moves <color>`: the legal points in green, and on every empty point where
+/// `color` may not play, the reason (ko, superko, suicide).
 pub fn legal_moves(engine: &mut Engine, args: &[String]) -> Reply {
-    let color = colour_argument(engine, args)?;
+    let color = color_or_to_move(engine, args)?;
     let game = engine.game();
     let g = game.board().geometry();
     let mut legal = Vec::new();
@@ -122,7 +121,7 @@ pub fn legal_moves(engine: &mut Engine, args: &[String]) -> Reply {
     lines.push(format!(
         "TEXT {} legal moves for {}, {} forbidden empty points",
         legal.len(),
-        color_name(color),
+        color.capitalized_name(),
         labels.len()
     ));
     Ok(lines.join("\n"))
@@ -226,13 +225,18 @@ fn picture(moves: &[MoveInfo], playouts: u64, color: Color, geometry: Geometry) 
         let mut var = String::from("VAR");
         let mut mover = color;
         for &mv in &best.pv {
-            let _ = write!(var, " {} {}", color_letter(mover), geometry.move_name(mv));
+            let _ = write!(
+                var,
+                " {} {}",
+                mover.lowercase_letter(),
+                geometry.move_name(mv)
+            );
             mover = mover.opponent();
         }
         lines.push(var);
         lines.push(format!(
             "TEXT {} {} {:.1}% ({} playouts), lead {:+.1}",
-            color_name(color),
+            color.capitalized_name(),
             geometry.move_name(best.mv),
             100.0 * best.winrate,
             playouts,
@@ -242,30 +246,9 @@ fn picture(moves: &[MoveInfo], playouts: u64, color: Color, geometry: Geometry) 
     lines
 }
 
-fn colour_argument(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
-    match args::optional(args)? {
-        Some(text) => args::color(text),
-        None => Ok(engine.game().to_move()),
-    }
-}
-
 fn vertices(g: Geometry) -> impl Iterator<Item = Vertex> {
     let size = g.size();
     (0..size).flat_map(move |row| (0..size).map(move |col| Vertex::new(col, row)))
-}
-
-fn color_letter(color: Color) -> char {
-    match color {
-        Color::Black => 'b',
-        Color::White => 'w',
-    }
-}
-
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
 }
 
 #[cfg(test)]

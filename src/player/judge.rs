@@ -43,7 +43,7 @@ pub const JUDGE_SEARCH_PLAYOUTS: u64 = 2_500;
 /// ko first then connects.
 ///
 /// The judgement averages the ownership of two tree searches ([`attacked_ownership`]),
-/// one for each colour moving first and having to end at least one point better than the
+/// one for each color moving first and having to end at least one point better than the
 /// quick Monte Carlo estimate of the score ([`ownership::estimate`]) while the other only
 /// has to keep it. The search plays to win, not to maximise the score: in a decided game it
 /// would play anything, hence a komi that makes the next point decide. The side that must
@@ -176,7 +176,7 @@ fn insert_chain(board: &Board, p: Point, set: &mut PointSet) {
 /// relies on nobody making it is only a candidate the ownership must confirm.
 const NAKADE_STONES: usize = 3;
 
-/// The seki liberties: empty points next to both colours that neither player can fill
+/// The seki liberties: empty points next to both colors that neither player can fill
 /// without putting his own chain in atari (or committing suicide), each with whether the
 /// seki is sure (neither side can fill it with a small, possibly killing, sacrifice). Dame
 /// between safe groups is not seki, since filling it costs nothing; a dead chain next to a
@@ -190,7 +190,7 @@ fn seki_liberties(board: &Board) -> Vec<(Point, bool)> {
         .collect()
 }
 
-/// If `p` is an empty point next to both colours that both would only fill at the price
+/// If `p` is an empty point next to both colors that both would only fill at the price
 /// of their own chain: whether the seki is sure (neither price is a small sacrifice).
 fn seki_liberty(board: &Board, p: Point) -> Option<bool> {
     if board.cell(p).is_stone() {

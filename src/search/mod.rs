@@ -114,7 +114,7 @@ pub struct SearchResult {
     pub tree_memory: usize,
     /// For each vertex, the share of this search's playouts that ended with Black owning it
     /// minus the share with White owning it (area ownership as the count sees it: a stone,
-    /// or an empty point touching one colour only), in [-1, 1]. Row-major from the bottom:
+    /// or an empty point touching one color only), in [-1, 1]. Row-major from the bottom:
     /// index = row * size + column, row 0 = the bottom row (GTP row 1), column 0 = column A.
     /// All zero when no playout ran.
     pub ownership: Vec<f32>,
@@ -359,7 +359,7 @@ struct Scratch {
     /// For each node of the path, how many stones the simulation had played when it was there.
     starts: Vec<usize>,
     moves: MoveRecord,
-    /// AMAF sweep: colour of the first stone seen on each point (0 none, 1 black, 2 white).
+    /// AMAF sweep: color of the first stone seen on each point (0 none, 1 black, 2 white).
     first: Box<[u8; SLOTS]>,
     /// This thread's ownership and score sums.
     tally: OwnershipMap,
@@ -528,7 +528,7 @@ fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey) -> Option<u32> {
     if !same_game {
         return None;
     }
-    // The tree alternates colours from the player it was searched for: the moves since
+    // The tree alternates colors from the player it was searched for: the moves since
     // must follow that alternation, and lead to `color` to play.
     let added = &new.moves[old.moves.len()..];
     let mut expected = old.to_move;
@@ -812,7 +812,7 @@ fn back_up(tree: &Tree, root: &Root, s: &mut Scratch, half_points: impl Fn(Color
         tree.node(index).add_result(half_points(mover(depth)));
     }
     // Sweep the moves from the last to the first, so that `first` holds, for each point,
-    // the colour of the earliest stone played there from the current step on; at each
+    // the color of the earliest stone played there from the current step on; at each
     // path node's step, credit its children whose move was played first by their mover.
     let mut depth = s.starts.len();
     while depth > 0 && s.starts[depth - 1] >= s.moves.len() {

@@ -109,7 +109,7 @@ impl Estimate {
         self.map.score_lead()
     }
 
-    /// The empty points of `board` that this estimate gives clearly to one colour (beyond
+    /// The empty points of `board` that this estimate gives clearly to one color (beyond
     /// `clear` in absolute ownership), forbidden to the other.
     pub fn clear_areas(&self, board: &Board, clear: f64) -> Forbidden {
         let mut forbidden = Forbidden::default();

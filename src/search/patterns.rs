@@ -1,10 +1,10 @@
 //! 3×3 shape patterns (the MoGo set as michi and Pachi use it): good local replies around
 //! the last move for the playouts, and a prior for the tree. A pattern is matched against the
-//! eight points around a candidate, in all eight orientations and with colours swapped, so the
+//! eight points around a candidate, in all eight orientations and with colors swapped, so the
 //! whole set compiles into one table of 65,536 bits indexed by
 //! [`Board::neighbourhood_code`](crate::board::Board::neighbourhood_code).
 //!
-//! Legend: `X`, `O` stones (either colour, the other one), `.` empty, `#` off board,
+//! Legend: `X`, `O` stones (either color, the other one), `.` empty, `#` off board,
 //! `x` anything but X, `o` anything but O, `?` anything. The centre is the candidate point.
 
 use std::sync::OnceLock;
@@ -111,7 +111,7 @@ mod tests {
     use crate::coord::Color;
 
     #[test]
-    fn hane_matches_in_every_orientation_and_colour() {
+    fn hane_matches_in_every_orientation_and_color() {
         // Black D4, White D5: a hane at C5 or E5 ("XO." over "..."), seen from the side.
         let g = Board::new(9).unwrap().geometry();
         let p = |v: &str| g.parse_point(v).unwrap();
@@ -144,7 +144,7 @@ mod tests {
         let (b, p) = crate::board::test_board(9, "E6 D5", "");
         assert!(
             !matches(b.neighbourhood_code(p("E5"))),
-            "one colour alone makes no shape"
+            "one color alone makes no shape"
         );
     }
 }

@@ -91,7 +91,7 @@ impl PlayoutPolicy {
     };
 }
 
-/// Empty points where each colour may not play in a playout, except to capture or to save
+/// Empty points where each color may not play in a playout, except to capture or to save
 /// a chain in atari. The dead-stone judge forbids each side the points its quick estimate
 /// found clearly the opponent's: in free play the owner of a big area tenukis half the time
 /// while the invader keeps adding stones, so that dead stones live in many playouts; once

@@ -2,8 +2,8 @@
 //! GNU Go that is given the moves and asked `final_score`.
 
 use super::program::Program;
-use super::sync::{self, Failure};
-use super::Settings;
+use super::sync::{self, ProgramError};
+use super::MatchSettings;
 use crate::game::Game;
 use crate::player::judge;
 use crate::score::GameResult;
@@ -23,7 +23,12 @@ pub enum Scorer {
 
 impl Scorer {
     /// The result of `game` and who counted it. `stderr` receives a referee's log.
-    pub fn count(&self, game: &Game, settings: &Settings, stderr: Stdio) -> (GameResult, String) {
+    pub fn count(
+        &self,
+        game: &Game,
+        settings: &MatchSettings,
+        stderr: Stdio,
+    ) -> (GameResult, String) {
         match self {
             Scorer::Hoshi => (hoshi_count(game), "counted by hoshi".into()),
             Scorer::Referee(command) => match referee_count(command, game, settings, stderr) {
@@ -46,13 +51,13 @@ pub fn hoshi_count(game: &Game) -> GameResult {
 fn referee_count(
     command: &[String],
     game: &Game,
-    settings: &Settings,
+    settings: &MatchSettings,
     stderr: Stdio,
-) -> Result<GameResult, Failure> {
+) -> Result<GameResult, ProgramError> {
     let startup = settings.move_timeout.max(super::STARTUP);
     let mut referee =
         Program::start(command, stderr, settings.move_timeout, startup).map_err(|fault| {
-            Failure::Fault {
+            ProgramError::Fault {
                 command: "list_commands".into(),
                 fault,
             }
@@ -61,7 +66,7 @@ fn referee_count(
     sync::replay(&mut referee, game)?;
     let answer = sync::require(&mut referee, "final_score")?;
     referee.quit();
-    GameResult::parse(&answer).ok_or(Failure::Unexpected {
+    GameResult::parse(&answer).ok_or(ProgramError::Unexpected {
         command: "final_score".into(),
         answer,
     })

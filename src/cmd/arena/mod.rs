@@ -36,13 +36,13 @@ pub use counting::{hoshi_count, Scorer};
 pub use record::{civil_date, sgf_text, Header};
 pub use referee::{play_game, Played};
 pub use results::Row;
-pub use settings::Settings;
+pub use settings::MatchSettings;
 pub use stats::Tally;
 
 use crate::player::clock::TimeControl;
 use crate::rules::Ruleset;
 use program::Program;
-use progress::Progress;
+use progress::MatchProgress;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
@@ -314,7 +314,7 @@ fn check_players(rows: &[Row], players: &[String; 2], path: &Path) -> Result<(),
 
 /// The match, checked and ready.
 struct Plan {
-    settings: Settings,
+    settings: MatchSettings,
     /// The `--black` and `--white` command lines, split into words.
     engines: [Vec<String>; 2],
     scorer: Scorer,
@@ -327,7 +327,7 @@ impl Plan {
     fn new(args: &MatchArgs) -> Result<Plan, String> {
         let komi = args.komi.unwrap_or(args.rules.default_komi);
         let clock = |own: Option<TimeControl>| own.or(args.clock).unwrap_or(TimeControl::Unlimited);
-        let mut settings = Settings::new(
+        let mut settings = MatchSettings::new(
             usize::from(args.size),
             args.rules,
             komi,
@@ -424,7 +424,7 @@ impl Plan {
         rows: &mut Vec<Row>,
         games: usize,
     ) -> Result<usize, String> {
-        let mut progress = Progress::new(games.max(rows.len()), rows.len());
+        let mut progress = MatchProgress::new(games.max(rows.len()), rows.len());
         let mut played = 0;
         self.play_all(players, todo, |row| {
             results::append(path, &row)?;

@@ -6,7 +6,7 @@ use super::stats::Tally;
 use std::time::{Duration, Instant};
 
 /// Where the match stands, for the progress line.
-pub struct Progress {
+pub struct MatchProgress {
     started: Instant,
     /// Games of the match, and games already in results.tsv when this run started.
     total: usize,
@@ -15,9 +15,9 @@ pub struct Progress {
     done_now: usize,
 }
 
-impl Progress {
-    pub fn new(total: usize, done_before: usize) -> Progress {
-        Progress {
+impl MatchProgress {
+    pub fn new(total: usize, done_before: usize) -> MatchProgress {
+        MatchProgress {
             started: Instant::now(),
             total,
             done_before,
@@ -40,14 +40,14 @@ impl Progress {
             row.result,
             row.reason,
             tally.score_line(),
-            clock(elapsed),
-            clock(self.time_left(elapsed, done)),
+            duration_text(elapsed),
+            duration_text(self.time_to_finish(elapsed, done)),
         )
     }
 
     /// The games left at this run's pace (games finished per second of this run, which
     /// accounts for games played in parallel).
-    fn time_left(&self, elapsed: Duration, done: usize) -> Duration {
+    fn time_to_finish(&self, elapsed: Duration, done: usize) -> Duration {
         let per_game = elapsed.as_secs_f64() / self.done_now.max(1) as f64;
         let left = per_game * self.total.saturating_sub(done) as f64;
         Duration::try_from_secs_f64(left).unwrap_or(Duration::MAX)
@@ -55,7 +55,7 @@ impl Progress {
 }
 
 /// A duration as `m:ss` or `h:mm:ss`.
-pub fn clock(duration: Duration) -> String {
+pub fn duration_text(duration: Duration) -> String {
     let seconds = duration.as_secs();
     let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
     if hours > 0 {
@@ -84,7 +84,7 @@ mod tests {
             claims: [None, None],
         };
         let tally = Tally::new(&players, std::slice::from_ref(&row), false);
-        let mut progress = Progress::new(10, 3);
+        let mut progress = MatchProgress::new(10, 3);
         let line = progress.record(&row, &tally);
         assert!(
             line.starts_with(
@@ -97,8 +97,8 @@ mod tests {
 
     #[test]
     fn clocks_read_as_minutes_or_hours() {
-        assert_eq!(clock(Duration::from_secs(5)), "0:05");
-        assert_eq!(clock(Duration::from_secs(125)), "2:05");
-        assert_eq!(clock(Duration::from_secs(3 * 3600 + 61)), "3:01:01");
+        assert_eq!(duration_text(Duration::from_secs(5)), "0:05");
+        assert_eq!(duration_text(Duration::from_secs(125)), "2:05");
+        assert_eq!(duration_text(Duration::from_secs(3 * 3600 + 61)), "3:01:01");
     }
 }

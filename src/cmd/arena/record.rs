@@ -1,14 +1,13 @@
 //! Each game of a match as an SGF file: what `crate::sgf::write` gives (size, komi, rules,
-//! handicap stones, result, moves), plus what a match record needs beside it: the players
-//! (PB, PW), the date (DT), the game number (GN) and, in the game comment (GC), how the
-//! game ended and the time each side spent. SGF's BL/WL are the time *left* on a clock
-//! after a move: games with clocks have them on every move (with OB/OW, the stones left
-//! in a Canadian period); the time spent goes in the comment either way.
+//! handicap stones, result, moves), plus, as `sgf::Annotations`, what a match record needs
+//! beside it: the players (PB, PW), the date (DT), the game number (GN) and, in the game
+//! comment (GC), how the game ended and the time each side spent. SGF's BL/WL are the time
+//! *left* on a clock after a move: games with clocks have them on every move (with OB/OW,
+//! the stones left in a Canadian period); the time spent goes in the comment either way.
 
 use super::referee::Played;
 use super::results::Row;
-use crate::player::clock::TimeLeft;
-use crate::sgf::{self, Event};
+use crate::sgf::{self, Annotations, Event};
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -25,66 +24,46 @@ pub struct Header<'a> {
 
 /// The game as an SGF file.
 pub fn sgf_text(played: &Played, header: &Header) -> String {
-    let text = sgf::write(&played.game, Some(played.result));
-    // The root node ends where the first move starts (`sgf::write` puts every move after
-    // a line break) or, in a game without moves, at the closing parenthesis.
-    let root_end = text
-        .find("\n;")
-        .or_else(|| text.rfind(')'))
-        .unwrap_or(text.len());
-    let (root, rest) = text.split_at(root_end);
-    format!(
-        "{root}{}{}",
-        match_properties(played, header),
-        with_time_left(rest, &played.clock_left)
-    )
+    let notes = Annotations {
+        root: match_properties(played, header),
+        moves: time_left(played),
+    };
+    sgf::write_annotated(&played.game, Some(played.result), &notes)
 }
 
-/// The move nodes of `moves` (`;B[cc]` ...) with BL/WL (and OB/OW in overtime) after each
-/// move whose player had a clock. A move's value never holds `]`, so the property goes
-/// after the node's first `]`.
-fn with_time_left(moves: &str, left: &[Option<TimeLeft>]) -> String {
-    let mut nodes = moves.split(';');
-    let mut out = nodes.next().unwrap_or_default().to_string();
-    for (i, node) in nodes.enumerate() {
-        out.push(';');
-        let (Some(Some(left)), Some(end)) = (left.get(i), node.find(']')) else {
-            out.push_str(node);
-            continue;
-        };
-        let (mv, tail) = node.split_at(end + 1);
-        let letter = &mv[..1];
-        out.push_str(mv);
-        out.push_str(&format!("{letter}L[{:.2}]", left.seconds));
-        if left.stones > 0 {
-            out.push_str(&format!("O{letter}[{}]", left.stones));
-        }
-        out.push_str(tail);
-    }
-    out
+/// BL/WL (and OB/OW in overtime) for each move whose player had a clock.
+fn time_left(played: &Played) -> Vec<Vec<(String, String)>> {
+    played
+        .game
+        .history()
+        .iter()
+        .zip(&played.clock_left)
+        .map(|(turn, left)| {
+            left.map_or_else(Vec::new, |left| {
+                sgf::time_left(turn.color, left.seconds, left.stones)
+            })
+        })
+        .collect()
 }
 
 /// PB, PW, DT, GN and GC.
-fn match_properties(played: &Played, header: &Header) -> String {
+fn match_properties(played: &Played, header: &Header) -> Vec<(String, String)> {
     let [black, white] = played.seconds;
     let moves = played.game.move_number();
     let comment = format!(
         "{}. Time used: Black {black:.1} s, White {white:.1} s, in {moves} moves.",
         played.reason
     );
-    format!(
-        "PB[{}]PW[{}]DT[{}]GN[{}]GC[{}]",
-        escape(header.black),
-        escape(header.white),
-        header.date,
-        header.number,
-        escape(&comment)
-    )
-}
-
-/// An SGF text value: `]` and `\` take a backslash.
-fn escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace(']', "\\]")
+    [
+        ("PB", header.black.to_string()),
+        ("PW", header.white.to_string()),
+        ("DT", header.date.clone()),
+        ("GN", header.number.to_string()),
+        ("GC", comment),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_string(), value))
+    .collect()
 }
 
 /// The SGF file of game `number` in the match directory `out`.
@@ -93,7 +72,7 @@ pub fn sgf_path(out: &Path, number: usize) -> PathBuf {
 }
 
 /// The games of `rows` that repeat an earlier game move for move with the same players
-/// in the same colours, each with the earlier game: `(3, 1)` says game 3 is game 1 again.
+/// in the same colors, each with the earlier game: `(3, 1)` says game 3 is game 1 again.
 /// Deterministic engines do that when they are restarted for every game, and repeated
 /// games are not the independent trials the confidence interval counts on. Games whose
 /// SGF file is missing or unreadable are left out.
@@ -103,7 +82,7 @@ pub fn duplicates(out: &Path, rows: &[Row]) -> Vec<(usize, usize)> {
     let mut first_of: HashMap<String, usize> = HashMap::new();
     let mut repeats = Vec::new();
     for row in numbers {
-        let Some(moves) = moves_of(&sgf_path(out, row.game)) else {
+        let Some(moves) = move_list(&sgf_path(out, row.game)) else {
             continue;
         };
         let key = format!("{}\t{}\t{moves}", row.black, row.white);
@@ -118,7 +97,7 @@ pub fn duplicates(out: &Path, rows: &[Row]) -> Vec<(usize, usize)> {
 }
 
 /// The moves of an SGF file, spelled out, when it can be read.
-fn moves_of(path: &Path) -> Option<String> {
+fn move_list(path: &Path) -> Option<String> {
     let text = fs::read_to_string(path).ok()?;
     let record = sgf::parse(&text).ok()?;
     let events: Vec<String> = record

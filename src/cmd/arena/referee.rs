@@ -15,8 +15,8 @@
 
 use super::counting::{self, Scorer};
 use super::program::Program;
-use super::settings::Settings;
-use super::sync::{self, Failure};
+use super::settings::MatchSettings;
+use super::sync::{self, ProgramError};
 use crate::board::Illegal;
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::game::Game;
@@ -34,7 +34,7 @@ pub struct Played {
     /// How it ended, in words: `two passes; counted by hoshi`, `White resigned`,
     /// `Black played C3, illegal: ko`, `White did not answer within 1 s on `genmove w``.
     pub reason: String,
-    /// Seconds each colour spent answering `genmove`, Black's first.
+    /// Seconds each color spent answering `genmove`, Black's first.
     pub seconds: [f64; 2],
     /// After each move of `game`, what its player's clock had left (`None` without a
     /// clock): SGF's BL/WL.
@@ -48,7 +48,7 @@ pub struct Played {
 /// clocks (`Unlimited` for none); `open_log` gives the stderr of the program playing a
 /// role (`black`, `white`, `referee`).
 pub fn play_game(
-    settings: &Settings,
+    settings: &MatchSettings,
     commands: [&[String]; 2],
     clocks: [TimeControl; 2],
     scorer: &Scorer,
@@ -78,11 +78,11 @@ struct Loss {
 }
 
 impl Loss {
-    fn failure(loser: Color, failure: Failure) -> Loss {
+    fn failure(loser: Color, failure: ProgramError) -> Loss {
         Loss {
             loser,
             on_time: failure.on_time(),
-            reason: format!("{} {failure}", side(loser)),
+            reason: format!("{} {failure}", loser.capitalized_name()),
         }
     }
 
@@ -92,7 +92,7 @@ impl Loss {
             on_time: true,
             reason: format!(
                 "{} ran out of time on `{command}`: {used:.2} s with {available:.2} s left",
-                side(loser)
+                loser.capitalized_name()
             ),
         }
     }
@@ -102,7 +102,7 @@ impl Loss {
         Loss {
             loser,
             on_time: false,
-            reason: format!("{} played {name}, illegal: {why}", side(loser)),
+            reason: format!("{} played {name}, illegal: {why}", loser.capitalized_name()),
         }
     }
 
@@ -116,14 +116,6 @@ impl Loss {
     }
 }
 
-/// The colour's name as reasons write it.
-fn side(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
 /// How a game that nobody forfeited ended.
 enum End {
     Resigned(Color),
@@ -133,11 +125,11 @@ enum End {
 
 /// A game in progress: hoshi's record of it and the two programs, Black's first.
 struct Table<'a> {
-    settings: &'a Settings,
+    settings: &'a MatchSettings,
     game: Game,
     programs: [Program; 2],
     seconds: [f64; 2],
-    /// Black's and White's game clocks (each used for its own colour only).
+    /// Black's and White's game clocks (each used for its own color only).
     clocks: [Clock; 2],
     /// What the mover's clock had left after each move.
     clock_left: Vec<Option<TimeLeft>>,
@@ -150,7 +142,7 @@ pub const LAG_TOLERANCE: f64 = 0.1;
 impl<'a> Table<'a> {
     /// Starts and sets up Black's program, then White's.
     fn open(
-        settings: &'a Settings,
+        settings: &'a MatchSettings,
         commands: [&[String]; 2],
         clocks: [TimeControl; 2],
         open_log: &dyn Fn(&str) -> Stdio,
@@ -205,7 +197,7 @@ impl<'a> Table<'a> {
     /// `color`'s move, timed and charged to its clock; `None` for a resignation.
     fn genmove(&mut self, color: Color) -> Result<Option<Move>, Loss> {
         let i = color.index();
-        let command = format!("genmove {}", sync::colour_name(color));
+        let command = format!("genmove {}", color.lowercase_letter());
         let available = self.clocks[i].available(color);
         let limit = available.map_or(self.settings.move_timeout, |seconds| {
             Duration::try_from_secs_f64(seconds + LAG_TOLERANCE).unwrap_or(Duration::MAX)
@@ -225,7 +217,7 @@ impl<'a> Table<'a> {
         self.clocks[i].spend(color, used);
         let answer = answer.map_err(|failure| Loss::failure(color, failure))?;
         read_move(&answer, self.geometry())
-            .ok_or_else(|| Loss::failure(color, Failure::Unexpected { command, answer }))
+            .ok_or_else(|| Loss::failure(color, ProgramError::Unexpected { command, answer }))
     }
 
     /// The record of the game: the result, counted when nobody resigned or forfeited,
@@ -242,7 +234,7 @@ impl<'a> Table<'a> {
                 GameResult::Resignation {
                     winner: loser.opponent(),
                 },
-                format!("{} resigned", side(loser)),
+                format!("{} resigned", loser.capitalized_name()),
                 [None, None],
             ),
             Ok(end) => {
@@ -286,7 +278,7 @@ impl<'a> Table<'a> {
 
 /// Starts the program for `color` and sets up the game.
 fn seat(
-    settings: &Settings,
+    settings: &MatchSettings,
     color: Color,
     command: &[String],
     stderr: Stdio,
@@ -295,7 +287,7 @@ fn seat(
     let mut program =
         Program::start(command, stderr, settings.move_timeout, startup).map_err(|fault| {
             let command = "list_commands".into();
-            Loss::failure(color, Failure::Fault { command, fault })
+            Loss::failure(color, ProgramError::Fault { command, fault })
         })?;
     sync::prepare(&mut program, settings).map_err(|failure| Loss::failure(color, failure))?;
     Ok(program)

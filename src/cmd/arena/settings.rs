@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// The settings of every game of a match.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct MatchSettings {
     /// The start of every game: the empty board with rules, komi and handicap stones.
     /// Each game plays on a copy, so that all of them are judged by the same rules.
     pub start: Game,
@@ -25,12 +25,12 @@ pub struct Settings {
     /// Time an engine may take to answer any command, `genmove` included unless it has a
     /// clock.
     pub move_timeout: Duration,
-    /// The game clock of the `--black` engine and of the `--white` one (which colour they
+    /// The game clock of the `--black` engine and of the `--white` one (which color they
     /// play may alternate); `Unlimited` for none.
     pub clocks: [TimeControl; 2],
 }
 
-impl Settings {
+impl MatchSettings {
     /// Checks the values and places the handicap: fixed stones where GTP's table has them
     /// (up to 9 on odd boards from 9x9), else hoshi's free placement.
     pub fn new(
@@ -40,7 +40,7 @@ impl Settings {
         stones: usize,
         max_moves: usize,
         move_timeout: f64,
-    ) -> Result<Settings, String> {
+    ) -> Result<MatchSettings, String> {
         let mut start =
             Game::new(size, rules, komi).ok_or(format!("no {size}x{size} board: use 2 to 25"))?;
         if !komi.is_finite() {
@@ -50,7 +50,7 @@ impl Settings {
             return Err("the move time-out must be a number of seconds above 0".into());
         }
         let (handicap, fixed_handicap) = place_handicap(&mut start, stones)?;
-        Ok(Settings {
+        Ok(MatchSettings {
             start,
             handicap,
             fixed_handicap,
@@ -96,14 +96,14 @@ mod tests {
 
     #[test]
     fn handicaps_are_fixed_where_the_table_has_them() {
-        let s = Settings::new(9, Ruleset::FRENCH, 0.5, 4, 100, 1.0).unwrap();
+        let s = MatchSettings::new(9, Ruleset::FRENCH, 0.5, 4, 100, 1.0).unwrap();
         assert!(s.fixed_handicap);
         assert_eq!(s.start.handicap(), 4);
-        let s = Settings::new(5, Ruleset::FRENCH, 0.5, 3, 100, 1.0).unwrap();
+        let s = MatchSettings::new(5, Ruleset::FRENCH, 0.5, 3, 100, 1.0).unwrap();
         assert!(!s.fixed_handicap);
         assert_eq!(s.handicap.len(), 3);
-        assert!(Settings::new(9, Ruleset::FRENCH, 0.5, 1, 100, 1.0).is_err());
-        assert!(Settings::new(30, Ruleset::FRENCH, 7.5, 0, 100, 1.0).is_err());
-        assert!(Settings::new(9, Ruleset::FRENCH, 7.5, 0, 100, 0.0).is_err());
+        assert!(MatchSettings::new(9, Ruleset::FRENCH, 0.5, 1, 100, 1.0).is_err());
+        assert!(MatchSettings::new(30, Ruleset::FRENCH, 7.5, 0, 100, 1.0).is_err());
+        assert!(MatchSettings::new(9, Ruleset::FRENCH, 7.5, 0, 100, 0.0).is_err());
     }
 }

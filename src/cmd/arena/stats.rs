@@ -1,4 +1,4 @@
-//! What a match says about the two engines: wins per engine and per colour, the score
+//! What a match says about the two engines: wins per engine and per color, the score
 //! rate with its 95% confidence interval, the Elo difference with its error bar, game
 //! length and time per move, and the games where an engine's own count disagreed.
 //!
@@ -90,7 +90,7 @@ pub struct Tally {
     pub players: [String; 2],
     pub standings: [Standing; 2],
     /// Games won by Black, won by White, drawn.
-    pub by_colour: [usize; 3],
+    pub by_color: [usize; 3],
     pub total_moves: usize,
     /// Games ended by a count (or a draw), by resignation, by forfeit, on time.
     pub endings: [usize; 4],
@@ -110,7 +110,7 @@ impl Tally {
         let mut tally = Tally {
             players: players.clone(),
             standings: Default::default(),
-            by_colour: [0; 3],
+            by_color: [0; 3],
             total_moves: 0,
             endings: [0; 4],
             disagreements: Vec::new(),
@@ -136,7 +136,7 @@ impl Tally {
             let seconds = row.seconds[color.index()];
             self.standings[engine].add(color, &row.result, seconds, moves);
         }
-        self.by_colour[row.result.winner().map_or(2, Color::index)] += 1;
+        self.by_color[row.result.winner().map_or(2, Color::index)] += 1;
         self.total_moves += row.moves;
         self.endings[ending(&row.result)] += 1;
         for (same_winner, line) in disagreements(row) {
@@ -149,7 +149,7 @@ impl Tally {
     }
 
     pub fn games(&self) -> usize {
-        self.by_colour.iter().sum()
+        self.by_color.iter().sum()
     }
 
     /// The first engine's Elo advantage over the second, with the ends of its 95% bar.
@@ -180,7 +180,7 @@ impl Tally {
         if games == 0 {
             return out;
         }
-        let [black, white, draws] = self.by_colour;
+        let [black, white, draws] = self.by_color;
         let _ = writeln!(
             out,
             "\nBlack won {black}, White won {white}, {draws} drawn, of {games} games."
@@ -208,7 +208,7 @@ impl Tally {
         out
     }
 
-    /// Wins per engine and per colour, score rate, interval and time per move.
+    /// Wins per engine and per color, score rate, interval and time per move.
     fn standings_table(&self) -> String {
         let width = self
             .players

@@ -3,7 +3,7 @@
 //! and the moves. Used for both players and for a GTP referee.
 
 use super::program::{Answer, Fault, Program};
-use super::settings::Settings;
+use super::settings::MatchSettings;
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::game::Game;
 use crate::player::clock::{TimeControl, TimeLeft};
@@ -13,7 +13,7 @@ use std::time::Duration;
 
 /// Why a program could not go on with the game.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Failure {
+pub enum ProgramError {
     /// It crashed, timed out or wrote garbage while answering `command`.
     Fault { command: String, fault: Fault },
     /// It answered `?` to a command it must accept.
@@ -22,12 +22,12 @@ pub enum Failure {
     Unexpected { command: String, answer: String },
 }
 
-impl Failure {
+impl ProgramError {
     /// Whether the failure is a time-out (a loss on time rather than by forfeit).
     pub fn on_time(&self) -> bool {
         matches!(
             self,
-            Failure::Fault {
+            ProgramError::Fault {
                 fault: Fault::TimedOut(_),
                 ..
             }
@@ -35,12 +35,12 @@ impl Failure {
     }
 }
 
-impl fmt::Display for Failure {
+impl fmt::Display for ProgramError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Fault { command, fault } => write!(f, "{fault} on `{command}`"),
-            Failure::Refused { command, answer } => write!(f, "refused `{command}`: {answer}"),
-            Failure::Unexpected { command, answer } => {
+            ProgramError::Fault { command, fault } => write!(f, "{fault} on `{command}`"),
+            ProgramError::Refused { command, answer } => write!(f, "refused `{command}`: {answer}"),
+            ProgramError::Unexpected { command, answer } => {
                 write!(f, "answered {answer:?} to `{command}`")
             }
         }
@@ -48,7 +48,7 @@ impl fmt::Display for Failure {
 }
 
 /// Sends `command`, which must succeed; returns the answer's text.
-pub fn require(program: &mut Program, command: &str) -> Result<String, Failure> {
+pub fn require(program: &mut Program, command: &str) -> Result<String, ProgramError> {
     let answer = program.ask(command);
     answered(command, answer)
 }
@@ -58,20 +58,20 @@ pub fn require_within(
     program: &mut Program,
     command: &str,
     limit: Duration,
-) -> Result<String, Failure> {
+) -> Result<String, ProgramError> {
     let answer = program.ask_within(command, limit);
     answered(command, answer)
 }
 
 /// The text of a successful answer to `command`, or why there is none.
-fn answered(command: &str, answer: Result<Answer, Fault>) -> Result<String, Failure> {
+fn answered(command: &str, answer: Result<Answer, Fault>) -> Result<String, ProgramError> {
     match answer {
         Ok(Ok(text)) => Ok(text),
-        Ok(Err(answer)) => Err(Failure::Refused {
+        Ok(Err(answer)) => Err(ProgramError::Refused {
             command: command.into(),
             answer,
         }),
-        Err(fault) => Err(Failure::Fault {
+        Err(fault) => Err(ProgramError::Fault {
             command: command.into(),
             fault,
         }),
@@ -79,9 +79,9 @@ fn answered(command: &str, answer: Result<Answer, Fault>) -> Result<String, Fail
 }
 
 /// Sends `command`, which the program may refuse (the refusal is only logged).
-fn offer(program: &mut Program, command: &str) -> Result<(), Failure> {
+fn offer(program: &mut Program, command: &str) -> Result<(), ProgramError> {
     match require(program, command) {
-        Err(Failure::Refused { answer, .. }) => {
+        Err(ProgramError::Refused { answer, .. }) => {
             log::warn!("the engine refused `{command}`: {answer}");
             Ok(())
         }
@@ -91,17 +91,17 @@ fn offer(program: &mut Program, command: &str) -> Result<(), Failure> {
 
 /// The setup of a new game: `boardsize`, `clear_board`, `komi`, the rules if the program
 /// has a command for them, and the handicap stones.
-pub fn prepare(program: &mut Program, settings: &Settings) -> Result<(), Failure> {
+pub fn prepare(program: &mut Program, settings: &MatchSettings) -> Result<(), ProgramError> {
     require(program, &format!("boardsize {}", settings.size()))?;
     require(program, "clear_board")?;
     require(program, &format!("komi {}", settings.komi()))?;
     announce_rules(program, settings.rules())?;
-    place_handicap(program, settings)
+    send_handicap(program, settings)
 }
 
 /// `time_settings` for the program's clock, when it has one and the program lists the
 /// command (a refusal is only logged: the arena keeps the clock either way).
-pub fn announce_clock(program: &mut Program, control: TimeControl) -> Result<(), Failure> {
+pub fn announce_clock(program: &mut Program, control: TimeControl) -> Result<(), ProgramError> {
     match control.to_gtp() {
         Some((main, period, stones)) if program.knows("time_settings") => {
             offer(program, &format!("time_settings {main} {period} {stones}"))
@@ -112,13 +112,17 @@ pub fn announce_clock(program: &mut Program, control: TimeControl) -> Result<(),
 
 /// `time_left` before a move, when the program lists it: whole seconds rounded down, as
 /// the spec's integer and as KGS sends them.
-pub fn tell_time_left(program: &mut Program, color: Color, left: TimeLeft) -> Result<(), Failure> {
+pub fn tell_time_left(
+    program: &mut Program,
+    color: Color,
+    left: TimeLeft,
+) -> Result<(), ProgramError> {
     if !program.knows("time_left") {
         return Ok(());
     }
     let command = format!(
         "time_left {} {:.0} {}",
-        colour_name(color),
+        color.lowercase_letter(),
         left.seconds.floor(),
         left.stones
     );
@@ -129,7 +133,7 @@ pub fn tell_time_left(program: &mut Program, color: Color, left: TimeLeft) -> Re
 /// knows); a program with neither plays by its own rules, which its command line sets
 /// (GNU Go's `--chinese-rules`, Pachi's `-r`), and a refusal is not held against it: the
 /// arena's referee decides what is legal either way.
-fn announce_rules(program: &mut Program, rules: Ruleset) -> Result<(), Failure> {
+fn announce_rules(program: &mut Program, rules: Ruleset) -> Result<(), ProgramError> {
     if program.knows("hoshi-rules") {
         return offer(program, &format!("hoshi-rules {}", rules.name));
     }
@@ -153,7 +157,7 @@ fn kgs_name(rules: Ruleset) -> Option<&'static str> {
 /// `fixed_handicap n` when the stones are GTP's fixed ones and the program knows the
 /// command (its answer must name the same points), else `set_free_handicap` with the
 /// stones, as gogui-twogtp does.
-fn place_handicap(program: &mut Program, settings: &Settings) -> Result<(), Failure> {
+fn send_handicap(program: &mut Program, settings: &MatchSettings) -> Result<(), ProgramError> {
     let stones = &settings.handicap;
     if stones.is_empty() {
         return Ok(());
@@ -163,10 +167,10 @@ fn place_handicap(program: &mut Program, settings: &Settings) -> Result<(), Fail
         let answer = require(program, &command)?;
         return same_points(&answer, stones)
             .then_some(())
-            .ok_or(Failure::Unexpected { command, answer });
+            .ok_or(ProgramError::Unexpected { command, answer });
     }
-    let list: Vec<String> = stones.iter().map(Vertex::to_string).collect();
-    require(program, &format!("set_free_handicap {}", list.join(" "))).map(|_| ())
+    let command = format!("set_free_handicap {}", Vertex::gtp_list(stones));
+    require(program, &command).map(|_| ())
 }
 
 /// Whether `answer` names exactly the points of `stones`, in any order.
@@ -178,28 +182,23 @@ fn same_points(answer: &str, stones: &[Vertex]) -> bool {
     named == expected
 }
 
-/// A colour as GTP commands name it: `b` or `w`, lower case as gogui-twogtp sends it
-/// (every engine reads it; some old ones read nothing else).
-pub fn colour_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "b",
-        Color::White => "w",
-    }
-}
-
 /// Tells the program that `color` played `mv`.
 pub fn play(
     program: &mut Program,
     geometry: Geometry,
     color: Color,
     mv: Move,
-) -> Result<(), Failure> {
-    let command = format!("play {} {}", colour_name(color), geometry.move_name(mv));
+) -> Result<(), ProgramError> {
+    let command = format!(
+        "play {} {}",
+        color.lowercase_letter(),
+        geometry.move_name(mv)
+    );
     require(program, &command).map(|_| ())
 }
 
 /// Plays every move of `game` to the program (after [`prepare`]).
-pub fn replay(program: &mut Program, game: &Game) -> Result<(), Failure> {
+pub fn replay(program: &mut Program, game: &Game) -> Result<(), ProgramError> {
     let geometry = game.board().geometry();
     for turn in game.history() {
         play(program, geometry, turn.color, turn.mv)?;
