@@ -4,6 +4,7 @@ use clap::Parser;
 use hoshi::engine::{Engine, Settings};
 use hoshi::player::Level;
 use hoshi::rules::Ruleset;
+use std::fmt;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -99,17 +100,35 @@ enum Subcommand {
     Analyze(hoshi::cmd::review::AnalyzeArgs),
 }
 
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
-        _ => Err("expected a number of seconds above 0".into()),
+/// A command-line value out of its range (clap names the option and the value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BadValue {
+    Seconds,
+    Fraction,
+}
+
+impl fmt::Display for BadValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BadValue::Seconds => "expected a number of seconds above 0",
+            BadValue::Fraction => "expected a number from 0 to 1",
+        })
     }
 }
 
-fn parse_fraction(text: &str) -> Result<f64, String> {
+impl std::error::Error for BadValue {}
+
+fn parse_seconds(text: &str) -> Result<f64, BadValue> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(BadValue::Seconds),
+    }
+}
+
+fn parse_fraction(text: &str) -> Result<f64, BadValue> {
     match text.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err("expected a number from 0 to 1".into()),
+        _ => Err(BadValue::Fraction),
     }
 }
 

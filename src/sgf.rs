@@ -52,6 +52,8 @@ impl fmt::Display for SgfError {
     }
 }
 
+impl std::error::Error for SgfError {}
+
 /// One node: its properties in file order, each with its values.
 type Node = Vec<(String, Vec<String>)>;
 

@@ -869,7 +869,9 @@ fn an_interrupted_match_resumes_with_the_missing_games() {
 fn one_directory_holds_one_match() {
     let s = Scratch::new("two-matches");
     run(&s.args(&s.fake("name=alpha"), &s.fake("name=beta")));
-    let why = arena::run(&s.args(&s.fake("name=alpha"), &s.fake("name=gamma"))).expect_err("mixed");
+    let why = arena::run(&s.args(&s.fake("name=alpha"), &s.fake("name=gamma")))
+        .expect_err("mixed")
+        .to_string();
     assert!(why.contains("another --out"), "{why}");
 }
 
@@ -877,14 +879,16 @@ fn one_directory_holds_one_match() {
 fn an_engine_that_cannot_start_stops_the_match() {
     let s = Scratch::new("no-engine");
     let why = arena::run(&s.args("/nonexistent/engine --gtp", &s.fake("name=beta")))
-        .expect_err("no engine");
+        .expect_err("no engine")
+        .to_string();
     assert!(
         why.contains("/nonexistent/engine") && why.contains("cannot start"),
         "{why}"
     );
     let why =
         arena::run(&s.args("engine 'unterminated", &s.fake("name=beta"))).expect_err("bad quote");
-    assert!(why.contains("unterminated"), "{why}");
+    assert!(matches!(why, arena::MatchError::CommandLine(_)), "{why}");
+    assert!(why.to_string().contains("unterminated"), "{why}");
 }
 
 #[test]

@@ -53,6 +53,8 @@ impl fmt::Display for Failure {
     }
 }
 
+impl std::error::Error for Failure {}
+
 type Reply = Result<String, Failure>;
 
 /// How a command is run.

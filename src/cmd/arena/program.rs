@@ -44,6 +44,8 @@ impl fmt::Display for Fault {
     }
 }
 
+impl std::error::Error for Fault {}
+
 /// A GTP answer: `Ok(text)` for `=`, `Err(text)` for `?`.
 pub type Answer = Result<String, String>;
 

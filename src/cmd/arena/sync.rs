@@ -47,6 +47,8 @@ impl fmt::Display for Failure {
     }
 }
 
+impl std::error::Error for Failure {}
+
 /// Sends `command`, which must succeed; returns the answer's text.
 pub fn require(program: &mut Program, command: &str) -> Result<String, Failure> {
     let answer = program.ask(command);
