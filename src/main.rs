@@ -2,12 +2,14 @@
 
 use clap::Parser;
 use hoshi::engine::{Engine, Settings};
+use hoshi::player::clock;
 use hoshi::player::Level;
 use hoshi::rules::Ruleset;
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// hoshi, a Go engine speaking the Go Text Protocol (GTP v2).
 ///
@@ -53,7 +55,7 @@ struct Cli {
     /// Seconds per move, overriding the level's budget and the clock's share of its time
     /// (yet never more than a GTP clock has left: a move must not lose on time).
     #[arg(long, value_parser = parse_seconds)]
-    time: Option<f64>,
+    time: Option<Duration>,
 
     /// Seed of the random choices [default: random]. With --playouts and --threads 1 the same
     /// seed plays the same moves; with a time budget or threads, timing varies the search.
@@ -118,9 +120,10 @@ impl fmt::Display for BadValue {
 
 impl std::error::Error for BadValue {}
 
-fn parse_seconds(text: &str) -> Result<f64, BadValue> {
+/// A number of seconds above 0; absurdly long ones mean no end (see [`clock::duration`]).
+fn parse_seconds(text: &str) -> Result<Duration, BadValue> {
     match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(clock::duration(s)),
         _ => Err(BadValue::Seconds),
     }
 }

@@ -39,7 +39,7 @@ pub use results::Row;
 pub use settings::{Settings, SettingsError};
 pub use stats::Tally;
 
-use crate::player::clock::TimeControl;
+use crate::player::clock::{self, TimeControl};
 use crate::rules::Ruleset;
 use program::{Fault, Program};
 use progress::Progress;
@@ -186,10 +186,16 @@ pub fn parse_clock(text: &str) -> Result<TimeControl, BadClock> {
     if text.trim().eq_ignore_ascii_case("none") {
         return Ok(TimeControl::Unlimited);
     }
-    let control = match text.split_once('+') {
-        None => TimeControl::Absolute {
-            main: seconds(text)?,
-        },
+    match text.split_once('+') {
+        None => {
+            let main = seconds(text)?;
+            if main <= 0.0 {
+                return Err(bad());
+            }
+            Ok(TimeControl::Absolute {
+                main: clock::duration(main),
+            })
+        }
         Some((main, overtime)) => {
             let (period, stones) = overtime.split_once('/').ok_or_else(bad)?;
             let stones = stones.trim().parse::<u32>().map_err(|_| bad())?;
@@ -197,12 +203,9 @@ pub fn parse_clock(text: &str) -> Result<TimeControl, BadClock> {
             if period <= 0.0 || stones == 0 {
                 return Err(bad());
             }
-            TimeControl::canadian(main, period, stones)
+            let (main, period) = (clock::duration(main), clock::duration(period));
+            Ok(TimeControl::canadian(main, period, stones))
         }
-    };
-    match control {
-        TimeControl::Absolute { main } if main <= 0.0 => Err(bad()),
-        _ => Ok(control),
     }
 }
 

@@ -55,7 +55,7 @@ fn with_time_left(moves: &str, left: &[Option<TimeLeft>]) -> String {
         let (mv, tail) = node.split_at(end + 1);
         let letter = &mv[..1];
         out.push_str(mv);
-        out.push_str(&format!("{letter}L[{:.2}]", left.seconds));
+        out.push_str(&format!("{letter}L[{:.2}]", left.time.as_secs_f64()));
         if left.stones > 0 {
             out.push_str(&format!("O{letter}[{}]", left.stones));
         }

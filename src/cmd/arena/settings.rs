@@ -5,7 +5,7 @@
 use crate::coord::Vertex;
 use crate::game::Game;
 use crate::handicap::{self, HandicapError};
-use crate::player::clock::TimeControl;
+use crate::player::clock::{self, TimeControl};
 use crate::rules::Ruleset;
 use std::fmt;
 use std::time::Duration;
@@ -55,7 +55,7 @@ impl Settings {
             handicap,
             fixed_handicap,
             max_moves,
-            move_timeout: Duration::from_secs_f64(move_timeout),
+            move_timeout: clock::duration(move_timeout),
             clocks: [TimeControl::Unlimited; 2],
         })
     }
@@ -139,5 +139,7 @@ mod tests {
         );
         assert!(Settings::new(30, Ruleset::FRENCH, 7.5, 0, 100, 1.0).is_err());
         assert!(Settings::new(9, Ruleset::FRENCH, 7.5, 0, 100, 0.0).is_err());
+        let forever = Settings::new(9, Ruleset::FRENCH, 7.5, 0, 100, 1e300).unwrap();
+        assert_eq!(forever.move_timeout, Duration::MAX);
     }
 }

@@ -106,6 +106,7 @@ pub fn prepare(program: &mut Program, settings: &Settings) -> Result<(), Failure
 pub fn announce_clock(program: &mut Program, control: TimeControl) -> Result<(), Failure> {
     match control.to_gtp() {
         Some((main, period, stones)) if program.knows("time_settings") => {
+            let (main, period) = (main.as_secs_f64(), period.as_secs_f64());
             offer(program, &format!("time_settings {main} {period} {stones}"))
         }
         _ => Ok(()),
@@ -119,9 +120,9 @@ pub fn tell_time_left(program: &mut Program, color: Color, left: TimeLeft) -> Re
         return Ok(());
     }
     let command = format!(
-        "time_left {} {:.0} {}",
+        "time_left {} {} {}",
         colour_name(color),
-        left.seconds.floor(),
+        left.time.as_secs(),
         left.stones
     );
     offer(program, &command)
