@@ -116,7 +116,7 @@ pub struct Engine {
 struct CachedStatus {
     board: Board,
     to_move: Color,
-    rules: &'static str,
+    rules: Ruleset,
     status: Status,
 }
 
@@ -125,7 +125,7 @@ impl CachedStatus {
         CachedStatus {
             board: game.board().clone(),
             to_move: game.to_move(),
-            rules: game.rules().name,
+            rules: game.rules(),
             status: judge::judge(game),
         }
     }
@@ -133,7 +133,7 @@ impl CachedStatus {
     /// Whether `game` is in the position judged (the judgement depends on nothing else).
     fn fits(&self, game: &Game) -> bool {
         self.to_move == game.to_move()
-            && self.rules == game.rules().name
+            && self.rules == game.rules()
             && self.board.same_stones(game.board())
     }
 }

@@ -144,13 +144,14 @@ fn announce_rules(program: &mut Program, rules: Ruleset) -> Result<(), Failure> 
 
 /// The name `kgs-rules` uses for a ruleset, when KGS has it.
 fn kgs_name(rules: Ruleset) -> Option<&'static str> {
-    match rules.name {
-        "japanese" => Some("japanese"),
-        "chinese" => Some("chinese"),
-        "aga" => Some("aga"),
-        "new-zealand" => Some("new_zealand"),
-        _ => None,
-    }
+    [
+        (Ruleset::JAPANESE, "japanese"),
+        (Ruleset::CHINESE, "chinese"),
+        (Ruleset::AGA, "aga"),
+        (Ruleset::NEW_ZEALAND, "new_zealand"),
+    ]
+    .into_iter()
+    .find_map(|(known, name)| (known == rules).then_some(name))
 }
 
 /// `fixed_handicap n` when the stones are GTP's fixed ones and the program knows the
@@ -213,6 +214,14 @@ pub fn replay(program: &mut Program, game: &Game) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kgs_knows_four_rulesets() {
+        assert_eq!(kgs_name(Ruleset::NEW_ZEALAND), Some("new_zealand"));
+        assert_eq!(kgs_name(Ruleset::JAPANESE), Some("japanese"));
+        assert_eq!(kgs_name(Ruleset::FRENCH), None);
+        assert_eq!(kgs_name(Ruleset::TROMP_TAYLOR), None);
+    }
 
     #[test]
     fn handicap_answers_are_compared_as_sets() {
