@@ -34,6 +34,8 @@ pub enum Failure {
     EmptyPoint,
     /// A bug inside the engine (a caught panic).
     Internal,
+    /// An input line of more than this many bytes, which is not read as a command.
+    LineTooLong(usize),
 }
 
 impl fmt::Display for Failure {
@@ -49,6 +51,7 @@ impl fmt::Display for Failure {
             Failure::CannotSave => f.write_str("cannot save file"),
             Failure::EmptyPoint => f.write_str("vertex must not be empty"),
             Failure::Internal => f.write_str("internal error"),
+            Failure::LineTooLong(max) => write!(f, "line too long (more than {max} bytes)"),
         }
     }
 }
