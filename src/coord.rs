@@ -179,14 +179,31 @@ impl fmt::Display for Vertex {
     }
 }
 
-/// An index into the board's padded arrays. `Point(0)` is always off the board, so it doubles
-/// as "no point" where a sentinel is needed.
+/// An index into the board's padded arrays. Index 0 is always off the board, so it doubles
+/// as "no point" ([`Point::NONE`], also the default) where a sentinel is needed.
+///
+/// The index is private: a point only makes sense for the board size it was made for, so
+/// points come from a [`Geometry`] (which knows the size: [`Geometry::point`],
+/// [`Geometry::try_point`], [`Geometry::parse_point`], [`Geometry::points`], the neighbours),
+/// from the board's own tables, or from [`Point::NONE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Point(pub u16);
+pub struct Point(u16);
 
 impl Point {
     /// The "no point" sentinel (a border point, never on the board).
     pub const NONE: Point = Point(0);
+
+    /// The point at array index `index`, unchecked: for code that stores points as their
+    /// indices and gives them back (the search tree's move codes, the board's tables).
+    ///
+    /// Sound whatever the index: [`Point::index`] masks it into `0..SLOTS`, so no array is
+    /// ever read out of bounds; an index that did not come from a point of the same
+    /// geometry merely names a wrong point, which is why this stays inside the crate.
+    #[inline]
+    pub(crate) const fn from_index(index: usize) -> Point {
+        debug_assert!(index < MAX_POINTS);
+        Point(index as u16)
+    }
 
     /// The array index of the point. Points are always below [`MAX_POINTS`]; the mask is a
     /// no-op that lets arrays of [`SLOTS`] entries be indexed without bounds checks.
@@ -280,6 +297,23 @@ impl Geometry {
         [Point(i - s), Point(i - 1), Point(i + 1), Point(i + s)]
     }
 
+    /// The eight points around `p` (some may be border points), row by row from the
+    /// north-west: NW, N, NE, W, E, SW, S, SE.
+    #[inline]
+    pub fn around(self, p: Point) -> [Point; 8] {
+        let (i, s) = (p.0, self.stride);
+        [
+            Point(i + s - 1),
+            Point(i + s),
+            Point(i + s + 1),
+            Point(i - 1),
+            Point(i + 1),
+            Point(i - s - 1),
+            Point(i - s),
+            Point(i - s + 1),
+        ]
+    }
+
     /// The four diagonal neighbours (some may be border points).
     #[inline]
     pub fn diagonals(self, p: Point) -> [Point; 4] {
@@ -370,6 +404,19 @@ mod tests {
                 for d in g.diagonals(p) {
                     assert!(d.index() < g.slots());
                 }
+                let [nw, n, ne, w, e, sw, s, se] = g.around(p);
+                let mut around = [nw, n, ne, w, e, sw, s, se];
+                let mut both = [g.neighbours(p), g.diagonals(p)].concat();
+                around.sort();
+                both.sort();
+                assert_eq!(around[..], both[..]);
+                assert_eq!(
+                    (n.index() - p.index(), p.index() - s.index()),
+                    (g.stride(), g.stride())
+                );
+                assert_eq!((w.index() + 1, e.index() - 1), (p.index(), p.index()));
+                assert_eq!((nw.index() + 1, ne.index() - 1), (n.index(), n.index()));
+                assert_eq!((sw.index() + 1, se.index() - 1), (s.index(), s.index()));
                 count += 1;
             }
             assert_eq!(count, size * size);

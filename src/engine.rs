@@ -8,7 +8,7 @@ use crate::game::Game;
 use crate::handicap::HandicapError;
 use crate::player::clock::{Clock, TimeControl};
 use crate::player::judge::{self, JUDGE_PLAYOUTS, JUDGE_SEED};
-use crate::player::mcts::{default_seconds, Overrides};
+use crate::player::mcts::{default_time, Overrides};
 use crate::player::{Choice, Level, MctsPlayer, Mode, Player, RandomPlayer};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
@@ -18,7 +18,7 @@ use crate::sgf::{self, SgfError};
 use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the command line sets.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,8 +32,8 @@ pub struct Settings {
     pub threads: usize,
     /// Playouts per move; `None` leaves it to the level and the clock.
     pub playouts: Option<u64>,
-    /// Seconds per move, overriding whatever time GTP announces.
-    pub time_per_move: Option<f64>,
+    /// Thinking time per move, overriding whatever time GTP announces.
+    pub time_per_move: Option<Duration>,
     /// Seed of every random choice; the same seed replays the same game.
     pub seed: u64,
     /// Memory the search tree may use, in MiB.
@@ -79,7 +79,7 @@ impl Settings {
     fn overrides(&self) -> Overrides {
         Overrides {
             playouts: self.playouts,
-            seconds: self.time_per_move,
+            time: self.time_per_move,
             max_memory: usize::try_from(self.max_memory_mb.saturating_mul(1 << 20)).ok(),
             resign_threshold: self.resign_threshold,
         }
@@ -116,7 +116,7 @@ pub struct Engine {
 struct CachedStatus {
     board: Board,
     to_move: Color,
-    rules: &'static str,
+    rules: Ruleset,
     status: Status,
 }
 
@@ -125,7 +125,7 @@ impl CachedStatus {
         CachedStatus {
             board: game.board().clone(),
             to_move: game.to_move(),
-            rules: game.rules().name,
+            rules: game.rules(),
             status: judge::judge(game),
         }
     }
@@ -133,7 +133,7 @@ impl CachedStatus {
     /// Whether `game` is in the position judged (the judgement depends on nothing else).
     fn fits(&self, game: &Game) -> bool {
         self.to_move == game.to_move()
-            && self.rules == game.rules().name
+            && self.rules == game.rules()
             && self.board.same_stones(game.board())
     }
 }
@@ -165,12 +165,12 @@ impl Engine {
         self.player = player_for(&self.settings);
     }
 
-    /// Seconds an analysis query thinks: what `--time` says, else a timed level's default
+    /// The time an analysis query thinks: what `--time` says, else a timed level's default
     /// for the board size (playout budgets do not apply to open-ended analysis).
-    pub fn thinking_seconds(&self) -> f64 {
+    pub fn thinking_time(&self) -> Duration {
         self.settings
             .time_per_move
-            .unwrap_or_else(|| default_seconds(self.game.size()))
+            .unwrap_or_else(|| default_time(self.game.size()))
     }
 
     pub fn game(&self) -> &Game {
@@ -187,13 +187,13 @@ impl Engine {
 
     /// `time_left`: what the controller says `color` has left replaces the engine's own
     /// reckoning.
-    pub fn set_time_left(&mut self, color: Color, seconds: f64, stones: u32) {
-        self.clock.set_left(color, seconds, stones);
+    pub fn set_time_left(&mut self, color: Color, time: Duration, stones: u32) {
+        self.clock.set_left(color, time, stones);
     }
 
-    /// Seconds the player would think on `color`'s next move; `None` when it thinks by
+    /// The time the player would think on `color`'s next move; `None` when it thinks by
     /// playouts alone.
-    pub fn time_budget(&self, color: Color) -> Option<f64> {
+    pub fn time_budget(&self, color: Color) -> Option<Duration> {
         self.player.time_budget(&self.game, color, &self.clock)
     }
 
@@ -262,10 +262,11 @@ impl Engine {
         let started = Instant::now();
         let choice = self.choose(color, mode, watch);
         if mode != Mode::Regression {
-            let seconds = started.elapsed().as_secs_f64();
-            self.clock.spend(color, seconds);
+            let used = started.elapsed();
+            self.clock.spend(color, used);
             log::info!(
-                "{color} took {seconds:.3} s; left {}",
+                "{color} took {:.3} s; left {}",
+                used.as_secs_f64(),
                 self.clock.left(color)
             );
         }

@@ -26,6 +26,8 @@ impl fmt::Display for HandicapError {
     }
 }
 
+impl std::error::Error for HandicapError {}
+
 /// The largest fixed handicap on a board of `size`: 9 on odd sizes from 9×9, 4 on 7×7 and on
 /// even sizes from 8×8, none below 7×7.
 pub fn max_fixed(size: usize) -> usize {

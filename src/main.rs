@@ -2,11 +2,14 @@
 
 use clap::Parser;
 use hoshi::engine::{Engine, Settings};
+use hoshi::player::clock;
 use hoshi::player::Level;
 use hoshi::rules::Ruleset;
+use std::fmt;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// hoshi, a Go engine speaking the Go Text Protocol (GTP v2).
 ///
@@ -52,7 +55,7 @@ struct Cli {
     /// Seconds per move, overriding the level's budget and the clock's share of its time
     /// (yet never more than a GTP clock has left: a move must not lose on time).
     #[arg(long, value_parser = parse_seconds)]
-    time: Option<f64>,
+    time: Option<Duration>,
 
     /// Seed of the random choices [default: random]. With --playouts and --threads 1 the same
     /// seed plays the same moves; with a time budget or threads, timing varies the search.
@@ -99,17 +102,36 @@ enum Subcommand {
     Analyze(hoshi::cmd::review::AnalyzeArgs),
 }
 
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
-        _ => Err("expected a number of seconds above 0".into()),
+/// A command-line value out of its range (clap names the option and the value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BadValue {
+    Seconds,
+    Fraction,
+}
+
+impl fmt::Display for BadValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BadValue::Seconds => "expected a number of seconds above 0",
+            BadValue::Fraction => "expected a number from 0 to 1",
+        })
     }
 }
 
-fn parse_fraction(text: &str) -> Result<f64, String> {
+impl std::error::Error for BadValue {}
+
+/// A number of seconds above 0; absurdly long ones mean no end (see [`clock::duration`]).
+fn parse_seconds(text: &str) -> Result<Duration, BadValue> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(clock::duration(s)),
+        _ => Err(BadValue::Seconds),
+    }
+}
+
+fn parse_fraction(text: &str) -> Result<f64, BadValue> {
     match text.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err("expected a number from 0 to 1".into()),
+        _ => Err(BadValue::Fraction),
     }
 }
 

@@ -185,15 +185,25 @@ impl Default for Ruleset {
 
 /// Reading a preset's name (the command line's `--rules`), with an error that lists them.
 impl std::str::FromStr for Ruleset {
-    type Err = String;
+    type Err = UnknownRules;
 
-    fn from_str(name: &str) -> Result<Ruleset, String> {
-        Ruleset::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = Ruleset::PRESETS.iter().map(|r| r.name).collect();
-            format!("unknown rules; use one of {}", names.join(", "))
-        })
+    fn from_str(name: &str) -> Result<Ruleset, UnknownRules> {
+        Ruleset::from_name(name).ok_or(UnknownRules)
     }
 }
+
+/// A name that is none of the presets'; its text lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownRules;
+
+impl fmt::Display for UnknownRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Ruleset::PRESETS.iter().map(|r| r.name).collect();
+        write!(f, "unknown rules; use one of {}", names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownRules {}
 
 impl fmt::Display for Ruleset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -217,6 +227,14 @@ mod tests {
         assert_eq!(Ruleset::from_name("FFG"), Some(Ruleset::FRENCH));
         assert_eq!(Ruleset::from_name("ing"), None);
         assert_eq!(Ruleset::default(), Ruleset::FRENCH);
+        assert_eq!(
+            "ing".parse::<Ruleset>().map_err(|e| e.to_string()),
+            Err(
+                "unknown rules; use one of french, chinese, japanese, aga, new-zealand, \
+                 tromp-taylor, cgos"
+                    .to_string()
+            )
+        );
     }
 
     #[test]

@@ -52,6 +52,8 @@ impl fmt::Display for SgfError {
     }
 }
 
+impl std::error::Error for SgfError {}
+
 /// One node: its properties in file order, each with its values.
 type Node = Vec<(String, Vec<String>)>;
 
@@ -483,15 +485,17 @@ fn position_after(game: &Game, changes: &[(Vertex, Option<Color>)]) -> Vec<(Poin
 
 /// The SGF spelling of a ruleset's name, which [`Ruleset::from_name`] reads back.
 fn rules_name(rules: Ruleset) -> &'static str {
-    match rules.name {
-        "french" => "French",
-        "chinese" => "Chinese",
-        "japanese" => "Japanese",
-        "aga" => "AGA",
-        "new-zealand" => "NZ",
-        "tromp-taylor" => "Tromp-Taylor",
-        other => other,
-    }
+    [
+        (Ruleset::FRENCH, "French"),
+        (Ruleset::CHINESE, "Chinese"),
+        (Ruleset::JAPANESE, "Japanese"),
+        (Ruleset::AGA, "AGA"),
+        (Ruleset::NEW_ZEALAND, "NZ"),
+        (Ruleset::TROMP_TAYLOR, "Tromp-Taylor"),
+    ]
+    .into_iter()
+    .find_map(|(known, name)| (known == rules).then_some(name))
+    .unwrap_or(rules.name)
 }
 
 /// Escapes a text value: `]` and `\` get a backslash.
@@ -603,6 +607,19 @@ fn start_position(game: &Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_preset_is_written_with_a_name_that_reads_back() {
+        for rules in Ruleset::PRESETS {
+            assert_eq!(
+                Ruleset::from_name(rules_name(rules)),
+                Some(rules),
+                "{rules}"
+            );
+        }
+        assert_eq!(rules_name(Ruleset::NEW_ZEALAND), "NZ");
+        assert_eq!(rules_name(Ruleset::CGOS), "cgos");
+    }
 
     #[test]
     fn reads_the_main_line_and_skips_variations() {

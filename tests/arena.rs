@@ -13,6 +13,7 @@ use hoshi::rules::Ruleset;
 use hoshi::score::GameResult;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// A GTP engine that does what its arguments say, for testing the referee:
 /// `name=N` (its GTP name), `claim=R` (lists final_score and answers R), `refuse=CMD`
@@ -448,7 +449,7 @@ fn sgf_records_hold_players_rules_result_and_time() {
         clock_left: vec![
             None,
             Some(hoshi::player::clock::TimeLeft {
-                seconds: 12.345,
+                time: Duration::from_millis(12_345),
                 stones: 3,
             }),
         ],
@@ -631,24 +632,28 @@ fn silence_past_the_move_timeout_loses_on_time() {
 fn clocks_are_read_like_gogui_twogtp_in_seconds() {
     use hoshi::cmd::arena::parse_clock;
     use hoshi::player::clock::TimeControl;
+    let secs = Duration::from_secs_f64;
     assert_eq!(
         parse_clock("600"),
-        Ok(TimeControl::Absolute { main: 600.0 })
+        Ok(TimeControl::Absolute { main: secs(600.0) })
     );
-    assert_eq!(parse_clock("2.5"), Ok(TimeControl::Absolute { main: 2.5 }));
+    assert_eq!(
+        parse_clock("2.5"),
+        Ok(TimeControl::Absolute { main: secs(2.5) })
+    );
     assert_eq!(
         parse_clock("300+30/5"),
         Ok(TimeControl::Canadian {
-            main: 300.0,
-            period: 30.0,
+            main: secs(300.0),
+            period: secs(30.0),
             stones: 5
         })
     );
     assert_eq!(
         parse_clock("0+10/1"),
         Ok(TimeControl::Canadian {
-            main: 0.0,
-            period: 10.0,
+            main: secs(0.0),
+            period: secs(10.0),
             stones: 1
         })
     );
@@ -670,7 +675,10 @@ fn clocks_are_read_like_gogui_twogtp_in_seconds() {
         "none",
     ])
     .expect("options");
-    assert_eq!(cli.args.clock, Some(TimeControl::Absolute { main: 60.0 }));
+    assert_eq!(
+        cli.args.clock,
+        Some(TimeControl::Absolute { main: secs(60.0) })
+    );
     assert_eq!(cli.args.black_clock, None);
     assert_eq!(cli.args.white_clock, Some(TimeControl::Unlimited));
     assert!(
@@ -869,7 +877,9 @@ fn an_interrupted_match_resumes_with_the_missing_games() {
 fn one_directory_holds_one_match() {
     let s = Scratch::new("two-matches");
     run(&s.args(&s.fake("name=alpha"), &s.fake("name=beta")));
-    let why = arena::run(&s.args(&s.fake("name=alpha"), &s.fake("name=gamma"))).expect_err("mixed");
+    let why = arena::run(&s.args(&s.fake("name=alpha"), &s.fake("name=gamma")))
+        .expect_err("mixed")
+        .to_string();
     assert!(why.contains("another --out"), "{why}");
 }
 
@@ -877,14 +887,16 @@ fn one_directory_holds_one_match() {
 fn an_engine_that_cannot_start_stops_the_match() {
     let s = Scratch::new("no-engine");
     let why = arena::run(&s.args("/nonexistent/engine --gtp", &s.fake("name=beta")))
-        .expect_err("no engine");
+        .expect_err("no engine")
+        .to_string();
     assert!(
         why.contains("/nonexistent/engine") && why.contains("cannot start"),
         "{why}"
     );
     let why =
         arena::run(&s.args("engine 'unterminated", &s.fake("name=beta"))).expect_err("bad quote");
-    assert!(why.contains("unterminated"), "{why}");
+    assert!(matches!(why, arena::MatchError::CommandLine(_)), "{why}");
+    assert!(why.to_string().contains("unterminated"), "{why}");
 }
 
 #[test]

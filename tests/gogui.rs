@@ -12,7 +12,7 @@ fn session(script: &str) -> Vec<String> {
         size: 9,
         threads: 1,
         seed: 5,
-        time_per_move: Some(0.2),
+        time_per_move: Some(std::time::Duration::from_millis(200)),
         ..Settings::default()
     });
     let mut out = Vec::new();

@@ -19,7 +19,7 @@ pub mod nakade;
 pub mod tactics;
 pub mod zobrist;
 
-use crate::coord::{Color, Geometry, Move, Point, SLOTS};
+use crate::coord::{Color, Geometry, Move, Point, Vertex, SLOTS};
 use std::fmt;
 
 /// What occupies a slot of the padded board.
@@ -86,6 +86,66 @@ impl fmt::Display for Illegal {
         })
     }
 }
+
+impl std::error::Error for Illegal {}
+
+/// What [`Board::verify`] found wrong: the first structure kept incrementally that differs
+/// from a recomputation from scratch, and where. A bug, never a user's mistake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inconsistency {
+    /// The stones do not make a board at all.
+    BadStones,
+    /// The Zobrist hash kept and the one recomputed.
+    Hash {
+        kept: u64,
+        recomputed: u64,
+    },
+    StoneCounts,
+    /// An empty point with a chain head.
+    EmptyWithHead(Vertex),
+    NeighbourCounts(Vertex),
+    EmptyLists,
+    EmptySlot(Vertex),
+    /// A stone whose chain head is of another color.
+    HeadColor(Vertex),
+    ChainStones(Vertex),
+    /// Stones of one chain with different heads.
+    Heads(Vertex),
+    /// The chain length kept for the stone's chain.
+    ChainLength(Vertex, usize),
+    Liberties {
+        at: Vertex,
+        kept: usize,
+        recounted: usize,
+    },
+}
+
+impl fmt::Display for Inconsistency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Inconsistency::BadStones => f.write_str("bad stones"),
+            Inconsistency::Hash { kept, recomputed } => {
+                write!(f, "hash {kept:x} != {recomputed:x}")
+            }
+            Inconsistency::StoneCounts => f.write_str("stone counts differ"),
+            Inconsistency::EmptyWithHead(v) => write!(f, "{v} is empty but has a chain head"),
+            Inconsistency::NeighbourCounts(v) => write!(f, "neighbour counts of {v} differ"),
+            Inconsistency::EmptyLists => f.write_str("empty lists differ"),
+            Inconsistency::EmptySlot(v) => write!(f, "empty slot of {v} wrong"),
+            Inconsistency::HeadColor(v) => write!(f, "{v}: head of another color"),
+            Inconsistency::ChainStones(v) => write!(f, "{v}: chain stones differ"),
+            Inconsistency::Heads(v) => write!(f, "{v}: stones with different heads"),
+            Inconsistency::ChainLength(v, length) => write!(f, "{v}: chain length {length}"),
+            Inconsistency::Liberties {
+                at,
+                kept,
+                recounted,
+            } => write!(f, "{at}: {kept} liberties, recount says {recounted}"),
+        }
+    }
+}
+
+impl std::error::Error for Inconsistency {}
 
 /// A position: the stones on a board of a given size, with what fast play needs.
 #[derive(Clone)]
@@ -832,25 +892,28 @@ impl Board {
 
     /// Checks every incremental structure against a from-scratch recomputation and returns a
     /// description of the first difference. For tests and debugging.
-    pub fn verify(&self) -> Result<(), String> {
+    pub fn verify(&self) -> Result<(), Inconsistency> {
         let g = self.geometry;
         let stones = g
             .points()
             .filter_map(|p| self.color_at(p).map(|c| (p, c)))
             .collect::<Vec<_>>();
-        let fresh = Board::from_stones(self.size(), stones).ok_or("bad stones")?;
+        let fresh = Board::from_stones(self.size(), stones).ok_or(Inconsistency::BadStones)?;
         if fresh.hash != self.hash {
-            return Err(format!("hash {:x} != {:x}", self.hash, fresh.hash));
+            return Err(Inconsistency::Hash {
+                kept: self.hash,
+                recomputed: fresh.hash,
+            });
         }
         if fresh.stone_count != self.stone_count {
-            return Err("stone counts differ".into());
+            return Err(Inconsistency::StoneCounts);
         }
         for p in g.points() {
             if !self.cell(p).is_stone() && self.head[p.index()] != Point::NONE {
-                return Err(format!("{} is empty but has a chain head", g.name(p)));
+                return Err(Inconsistency::EmptyWithHead(g.vertex(p)));
             }
             if fresh.neighbour_counts[p.index()] != self.neighbour_counts[p.index()] {
-                return Err(format!("neighbour counts of {} differ", g.name(p)));
+                return Err(Inconsistency::NeighbourCounts(g.vertex(p)));
             }
         }
         let mut empties = self.empty_points().to_vec();
@@ -858,41 +921,41 @@ impl Board {
         empties.sort();
         fresh_empties.sort();
         if empties != fresh_empties {
-            return Err("empty lists differ".into());
+            return Err(Inconsistency::EmptyLists);
         }
         for (k, &e) in self.empty_points().iter().enumerate() {
             if self.empty_slot[e.index()] as usize != k {
-                return Err(format!("empty slot of {} wrong", g.name(e)));
+                return Err(Inconsistency::EmptySlot(g.vertex(e)));
             }
         }
         for p in g.points() {
             if !self.cell(p).is_stone() {
                 continue;
             }
-            let name = g.name(p);
+            let name = g.vertex(p);
             let h = self.head[p.index()];
             if self.cell(h) != self.cell(p) {
-                return Err(format!("{name}: head of another color"));
+                return Err(Inconsistency::HeadColor(name));
             }
             let mut mine: Vec<Point> = self.chain_stones(p).collect();
             let mut theirs: Vec<Point> = fresh.chain_stones(p).collect();
             mine.sort();
             theirs.sort();
             if mine != theirs {
-                return Err(format!("{name}: chain stones differ"));
+                return Err(Inconsistency::ChainStones(name));
             }
             if mine.iter().any(|s| self.head[s.index()] != h) {
-                return Err(format!("{name}: stones with different heads"));
+                return Err(Inconsistency::Heads(name));
             }
             if self.chain_len(p) != mine.len() {
-                return Err(format!("{name}: chain length {}", self.chain_len(p)));
+                return Err(Inconsistency::ChainLength(name, self.chain_len(p)));
             }
             if self.liberty_count(p) != fresh.liberty_count(p) {
-                return Err(format!(
-                    "{name}: {} liberties, recount says {}",
-                    self.liberty_count(p),
-                    fresh.liberty_count(p)
-                ));
+                return Err(Inconsistency::Liberties {
+                    at: name,
+                    kept: self.liberty_count(p),
+                    recounted: fresh.liberty_count(p),
+                });
             }
         }
         Ok(())

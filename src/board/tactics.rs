@@ -186,21 +186,9 @@ impl Board {
     /// eight surrounding points, row by row from the north-west, skipping `p` itself.
     #[inline]
     pub fn neighbourhood_code(&self, p: Point) -> u16 {
-        let s = self.geometry.stride() as u16;
-        let i = p.0;
-        let around = [
-            i + s - 1,
-            i + s,
-            i + s + 1,
-            i - 1,
-            i + 1,
-            i - s - 1,
-            i - s,
-            i - s + 1,
-        ];
         let mut code = 0u16;
-        for (k, q) in around.into_iter().enumerate() {
-            code |= (self.cell(Point(q)) as u16) << (2 * k);
+        for (k, q) in self.geometry.around(p).into_iter().enumerate() {
+            code |= (self.cell(q) as u16) << (2 * k);
         }
         code
     }

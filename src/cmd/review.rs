@@ -12,14 +12,17 @@
 //! the next one (the search re-roots it by itself when the game continues). Progress goes to
 //! stderr, one line a position; stdout stays empty.
 
+use crate::board::Illegal;
 use crate::coord::{Color, Move};
 use crate::game::{Game, Turn};
 use crate::player::mcts::LevelSettings;
 use crate::player::Level;
 use crate::rules::Ruleset;
 use crate::search::{Budget, MoveInfo, Search};
-use crate::sgf::{self, Annotations, GameRecord};
+use crate::sgf::{self, Annotations, GameRecord, SgfError};
+use std::fmt;
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -81,13 +84,82 @@ const MIN_VISITS: u32 = 50;
 /// Moves listed per color in the root's summary.
 const WORST_LISTED: usize = 3;
 
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+fn parse_seconds(text: &str) -> Result<Duration, BadSeconds> {
     text.parse::<f64>()
         .ok()
         .filter(|s| s.is_finite() && *s > 0.0)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| "expected a number of seconds above 0".into())
+        .ok_or(BadSeconds)
 }
+
+/// `--time` that is not a number of seconds above 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadSeconds;
+
+impl fmt::Display for BadSeconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("expected a number of seconds above 0")
+    }
+}
+
+impl std::error::Error for BadSeconds {}
+
+/// Why a review could not be done (or written).
+#[derive(Debug)]
+pub enum ReviewError {
+    /// The game's file cannot be read.
+    Unreadable {
+        file: PathBuf,
+        why: io::Error,
+    },
+    /// The file is not SGF, or its game cannot be replayed.
+    BadGame {
+        file: PathBuf,
+        why: SgfError,
+    },
+    /// A move of the game cannot be replayed (its number, from 1).
+    Replay {
+        number: usize,
+        why: Illegal,
+    },
+    /// `--out` names the game's own file.
+    OutIsTheGame(PathBuf),
+    /// `--out` is in a directory that does not exist.
+    NoDirectory(PathBuf),
+    Unwritable {
+        out: PathBuf,
+        why: io::Error,
+    },
+}
+
+impl fmt::Display for ReviewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReviewError::Unreadable { file, why } => {
+                write!(f, "cannot read {}: {why}", file.display())
+            }
+            ReviewError::BadGame { file, why } => write!(f, "{}: {why}", file.display()),
+            ReviewError::Replay { number, why } => {
+                write!(f, "move {number} cannot be replayed: {why}")
+            }
+            ReviewError::OutIsTheGame(out) => {
+                write!(
+                    f,
+                    "{} is the game itself: give another --out",
+                    out.display()
+                )
+            }
+            ReviewError::NoDirectory(out) => {
+                write!(f, "cannot write {}: no such directory", out.display())
+            }
+            ReviewError::Unwritable { out, why } => {
+                write!(f, "cannot write {}: {why}", out.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReviewError {}
 
 /// Runs `hoshi analyze`; failures are one line on stderr and a failing exit status.
 pub fn command(args: &AnalyzeArgs) -> ExitCode {
@@ -105,7 +177,7 @@ pub fn command(args: &AnalyzeArgs) -> ExitCode {
 
 /// Reviews the game of `args.file` and writes the annotated file; returns its path.
 /// Nothing is written unless the whole game could be read and reviewed.
-pub fn run(args: &AnalyzeArgs) -> Result<PathBuf, String> {
+pub fn run(args: &AnalyzeArgs) -> Result<PathBuf, ReviewError> {
     let (record, game) = load(args)?;
     let out = output_path(args)?;
     let plan = Plan::new(args, game.size());
@@ -117,21 +189,27 @@ pub fn run(args: &AnalyzeArgs) -> Result<PathBuf, String> {
     let verdicts = review(&mut search, &game, plan.budget)?;
     let notes = annotate(&record, &game, &verdicts, &plan);
     let text = sgf::write_annotated(&game, None, &notes);
-    fs::write(&out, text).map_err(|why| format!("cannot write {}: {why}", out.display()))?;
+    if let Err(why) = fs::write(&out, text) {
+        return Err(ReviewError::Unwritable { out, why });
+    }
     Ok(out)
 }
 
 /// The game of `args.file`, read and replayed (every move checked by the rules).
-fn load(args: &AnalyzeArgs) -> Result<(GameRecord, Game), String> {
-    let file = args.file.display();
-    let bytes = fs::read(&args.file).map_err(|why| format!("cannot read {file}: {why}"))?;
-    let record =
-        sgf::parse(&String::from_utf8_lossy(&bytes)).map_err(|why| format!("{file}: {why}"))?;
+fn load(args: &AnalyzeArgs) -> Result<(GameRecord, Game), ReviewError> {
+    let bad_game = |why| ReviewError::BadGame {
+        file: args.file.clone(),
+        why,
+    };
+    let bytes = fs::read(&args.file).map_err(|why| ReviewError::Unreadable {
+        file: args.file.clone(),
+        why,
+    })?;
+    let record = sgf::parse(&String::from_utf8_lossy(&bytes)).map_err(bad_game)?;
     let rules = record.ruleset().unwrap_or(args.rules);
     let komi = args.komi.unwrap_or(rules.default_komi);
-    let game = record
-        .replay(rules, komi, None)
-        .map_err(|why| format!("{file}: {why}"))?;
+    let game = record.replay(rules, komi, None).map_err(bad_game)?;
+    let file = args.file.display();
     let skipped = skipped_moves(&record, &game);
     if skipped > 0 {
         log::warn!(
@@ -157,20 +235,17 @@ fn skipped_moves(record: &GameRecord, game: &Game) -> usize {
 
 /// `--out`, or FILE-hoshi.sgf beside FILE; refused when it is the game's own file, or in a
 /// directory that does not exist (found before the review rather than after it).
-fn output_path(args: &AnalyzeArgs) -> Result<PathBuf, String> {
+fn output_path(args: &AnalyzeArgs) -> Result<PathBuf, ReviewError> {
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| default_output(&args.file));
     if same_file(&out, &args.file) {
-        return Err(format!(
-            "{} is the game itself: give another --out",
-            out.display()
-        ));
+        return Err(ReviewError::OutIsTheGame(out));
     }
     let dir = out.parent().filter(|d| !d.as_os_str().is_empty());
     if dir.is_some_and(|d| !d.is_dir()) {
-        return Err(format!("cannot write {}: no such directory", out.display()));
+        return Err(ReviewError::NoDirectory(out));
     }
     Ok(out)
 }
@@ -275,7 +350,7 @@ impl Verdict {
 
 /// Searches every position of `game` from its start (after handicap or setup stones) to
 /// after its last move; one verdict a position, so one more than there are moves.
-fn review(search: &mut Search, game: &Game, budget: Budget) -> Result<Vec<Verdict>, String> {
+fn review(search: &mut Search, game: &Game, budget: Budget) -> Result<Vec<Verdict>, ReviewError> {
     let moves = game.history();
     let mut position = game.clone();
     while position.undo() {}
@@ -287,7 +362,7 @@ fn review(search: &mut Search, game: &Game, budget: Budget) -> Result<Vec<Verdic
         if let Some(turn) = turn {
             position
                 .play(turn.color, turn.mv)
-                .map_err(|why| format!("move {number} cannot be replayed: {why}"))?;
+                .map_err(|why| ReviewError::Replay { number, why })?;
         }
         // The player searched for is whoever moves next in the game: a file may let one
         // side play twice, and its move is the one to judge.

@@ -4,6 +4,8 @@
 use super::Failure;
 use crate::board::{Board, Illegal};
 use crate::coord::{Color, Move, Point, Vertex};
+use crate::player::clock;
+use std::time::Duration;
 
 /// The arguments, which must be exactly `N`.
 pub fn exactly<const N: usize>(args: &[String]) -> Result<[&str; N], Failure> {
@@ -37,11 +39,12 @@ pub fn float(text: &str) -> Result<f64, Failure> {
         .ok_or(Failure::Syntax)
 }
 
-/// A float of at least 0 (a time).
-pub fn duration(text: &str) -> Result<f64, Failure> {
+/// A float of at least 0, a time in seconds; absurdly long ones mean no end (see
+/// [`clock::duration`]).
+pub fn duration(text: &str) -> Result<Duration, Failure> {
     float(text).and_then(|x| {
         if x >= 0.0 {
-            Ok(x)
+            Ok(clock::duration(x))
         } else {
             Err(Failure::Syntax)
         }
@@ -110,6 +113,8 @@ mod tests {
         assert_eq!(float("nan"), Err(Failure::Syntax));
         assert_eq!(float("inf"), Err(Failure::Syntax));
         assert_eq!(duration("-1"), Err(Failure::Syntax));
+        assert_eq!(duration("0.25"), Ok(Duration::from_millis(250)));
+        assert_eq!(duration("1e300"), Ok(Duration::MAX));
     }
 
     #[test]

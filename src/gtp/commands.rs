@@ -11,7 +11,7 @@ use crate::board::Illegal;
 use crate::coord::{Color, Point, PointSet, Vertex};
 use crate::engine::Engine;
 use crate::handicap::HandicapError;
-use crate::player::clock::TimeControl;
+use crate::player::clock::{self, TimeControl};
 use crate::player::{Choice, Level, Mode};
 use crate::rules::Ruleset;
 use std::fmt;
@@ -34,6 +34,8 @@ pub enum Failure {
     EmptyPoint,
     /// A bug inside the engine (a caught panic).
     Internal,
+    /// An input line of more than this many bytes, which is not read as a command.
+    LineTooLong(usize),
 }
 
 impl fmt::Display for Failure {
@@ -49,9 +51,12 @@ impl fmt::Display for Failure {
             Failure::CannotSave => f.write_str("cannot save file"),
             Failure::EmptyPoint => f.write_str("vertex must not be empty"),
             Failure::Internal => f.write_str("internal error"),
+            Failure::LineTooLong(max) => write!(f, "line too long (more than {max} bytes)"),
         }
     }
 }
+
+impl std::error::Error for Failure {}
 
 pub(super) type Reply = Result<String, Failure>;
 
@@ -275,12 +280,12 @@ fn count(text: &str) -> Result<u32, Failure> {
 }
 
 /// `time_left color time stones`. Negative times have been seen from servers and mean
-/// no time left.
+/// no time left; absurdly long ones mean no end.
 fn time_left(engine: &mut Engine, args: &[String]) -> Reply {
     let [c, time, stones] = args::exactly(args)?;
     let color = args::color(c)?;
     let (seconds, stones) = (args::float(time)?, count(stones)?);
-    engine.set_time_left(color, seconds, stones);
+    engine.set_time_left(color, clock::duration(seconds), stones);
     Ok(String::new())
 }
 
@@ -299,7 +304,7 @@ fn hoshi_time_budget(engine: &mut Engine, args: &[String]) -> Reply {
     let color = color_or_to_move(engine, args)?;
     Ok(engine
         .time_budget(color)
-        .map_or("none".into(), |s| format!("{s:.3}")))
+        .map_or("none".into(), |t| format!("{:.3}", t.as_secs_f64())))
 }
 
 /// `hoshi-time_left [color]`: the color's clock as the engine reckons it, in `time_left`'s
@@ -490,7 +495,10 @@ fn parameters(engine: &Engine) -> String {
             engine.game().rules()
         ),
         format!("[string] playouts {}", s.playouts.unwrap_or(0)),
-        format!("[string] time {}", s.time_per_move.unwrap_or(0.0)),
+        format!(
+            "[string] time {}",
+            s.time_per_move.map_or(0.0, |t| t.as_secs_f64())
+        ),
         format!("[string] threads {}", s.threads),
         format!("[bool] ponder {}", flag(s.ponder)),
         format!("[bool] live_gfx {}", flag(s.live_gfx)),
@@ -508,7 +516,7 @@ fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
         }
         "time" => {
             let t = args::duration(value)?;
-            engine.reconfigure(|s| s.time_per_move = (t > 0.0).then_some(t));
+            engine.reconfigure(|s| s.time_per_move = (!t.is_zero()).then_some(t));
         }
         "threads" => {
             let n = args::int(value)?.clamp(1, MAX_THREADS);
@@ -685,6 +693,11 @@ mod tests {
     use super::*;
     use crate::engine::Settings;
     use crate::player::clock::TimeLeft;
+    use std::time::Duration;
+
+    fn secs(seconds: f64) -> Duration {
+        Duration::from_secs_f64(seconds)
+    }
 
     fn run(engine: &mut Engine, line: &str) -> Reply {
         let command = super::super::parse_line(line.as_bytes()).expect("a command");
@@ -699,18 +712,18 @@ mod tests {
             Ok(String::new())
         );
         let canadian = TimeControl::Canadian {
-            main: 300.0,
-            period: 30.0,
+            main: secs(300.0),
+            period: secs(30.0),
             stones: 5,
         };
         assert_eq!(engine.clock().control(), canadian);
         assert!(run(&mut engine, "time_left b 120.5 3").is_ok());
         let left = TimeLeft {
-            seconds: 120.5,
+            time: secs(120.5),
             stones: 3,
         };
         let full = TimeLeft {
-            seconds: 300.0,
+            time: secs(300.0),
             stones: 0,
         };
         assert_eq!(engine.clock().left(Color::Black), left);
@@ -730,13 +743,13 @@ mod tests {
         assert_eq!(engine.clock().left(Color::Black), left);
         assert_eq!(engine.clock().left(Color::White), full);
         assert!(run(&mut engine, "time_left w -3 0").is_ok());
-        assert_eq!(engine.clock().left(Color::White).seconds, 0.0);
+        assert_eq!(engine.clock().left(Color::White).time, Duration::ZERO);
         assert!(run(&mut engine, "clear_board").is_ok());
         assert_eq!(engine.clock().left(Color::White), full);
         assert!(run(&mut engine, "kgs-time_settings byoyomi 600 30 5").is_ok());
         let byoyomi = TimeControl::Byoyomi {
-            main: 600.0,
-            period: 30.0,
+            main: secs(600.0),
+            period: secs(30.0),
             periods: 5,
         };
         assert_eq!(engine.clock().control(), byoyomi);

@@ -167,7 +167,7 @@ pub fn genmove_with_live_gfx(
 /// Searches for `color` as long as a move would take, stopping early on GoGui's interrupt;
 /// the candidates found and the playouts spent.
 fn study(engine: &mut Engine, color: Color, signals: &Signals) -> Study {
-    let limit = Duration::from_secs_f64(engine.thinking_seconds());
+    let limit = engine.thinking_time();
     let mut moves = Vec::new();
     let result = engine.think(color, &mut |progress| {
         let go_on = progress.elapsed() < limit && !signals.interrupted();

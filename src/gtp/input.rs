@@ -8,32 +8,106 @@
 //! line over in order through a channel, and keeps two flags the searching thread can poll
 //! cheaply: how many lines wait to be answered, and whether an interrupt came. No line is
 //! ever lost or reordered: the main loop answers them one by one, in the order read.
+//!
+//! A line may hold at most [`MAX_LINE`] bytes: a longer one is not kept whole (a controller
+//! gone mad, or a file sent by mistake, must not make the engine run out of memory). Its
+//! first [`MAX_LINE`] bytes are kept, the rest of it is read and thrown away, and it comes
+//! as [`Line::TooLong`], which gets an error answer.
 
-use std::io::BufRead;
+use std::io::{self, BufRead, ErrorKind, Read};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 
+/// The most bytes a line may hold, its line break left out: 1 MiB, thousands of times
+/// the longest command a controller sends (`gogui-play_sequence` of a whole game, a
+/// `loadsgf` path).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// A line of the input, as the reader hands it over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A whole line, its line break included (none on the last line of an input that does
+    /// not end with one).
+    Whole(Vec<u8>),
+    /// A line of more than the maximum, comment left out: its first bytes (the maximum's
+    /// worth, enough to tell its id), the rest thrown away.
+    TooLong(Vec<u8>),
+}
+
+/// Reads the next line of `input`, keeping at most `max` bytes of it (its line break
+/// left out); `None` at the end of the input. A longer line is read to its end (or the end
+/// of the input) without being stored, so the memory used never depends on the input.
+/// When its first `max` bytes hold a `#`, all the rest is a comment, which changes
+/// nothing: those bytes come as a whole line.
+pub fn read_line(input: &mut impl BufRead, max: usize) -> io::Result<Option<Line>> {
+    let mut line = Vec::new();
+    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+    let read = Read::take(&mut *input, limit).read_until(b'\n', &mut line)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.ends_with(b"\n") || line.len() <= max {
+        return Ok(Some(Line::Whole(line)));
+    }
+    line.truncate(max);
+    skip_line(input)?;
+    Ok(Some(if line.contains(&b'#') {
+        Line::Whole(line)
+    } else {
+        Line::TooLong(line)
+    }))
+}
+
+/// Reads and throws away the rest of the line: up to and including the next line break,
+/// or to the end of the input.
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(why) if why.kind() == ErrorKind::Interrupted => continue,
+            Err(why) => return Err(why),
+        };
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let all = buffer.len();
+                input.consume(all);
+            }
+        }
+    }
+}
+
 /// The lines of the input, read ahead by a thread of their own.
 pub struct Lines {
-    receiver: Receiver<Vec<u8>>,
+    receiver: Receiver<Line>,
     signals: Arc<Signals>,
 }
 
 impl Lines {
-    /// Starts the reader thread on `input`.
+    /// Starts the reader thread on `input`, with lines of at most [`MAX_LINE`] bytes.
     pub fn spawn(input: impl BufRead + Send + 'static) -> Lines {
+        Lines::spawn_with_max(input, MAX_LINE)
+    }
+
+    /// Starts the reader thread on `input`, with lines of at most `max` bytes.
+    pub fn spawn_with_max(input: impl BufRead + Send + 'static, max: usize) -> Lines {
         let signals = Arc::new(Signals::default());
         let (sender, receiver) = mpsc::channel();
         let shared = Arc::clone(&signals);
         std::thread::spawn(move || {
             let mut input = input;
             loop {
-                let mut line = Vec::new();
-                match input.read_until(b'\n', &mut line) {
-                    Ok(0) => break,
-                    Ok(_) if is_interrupt(&line) => shared.interrupt(),
-                    Ok(_) => {
+                match read_line(&mut input, max) {
+                    Ok(None) => break,
+                    Ok(Some(Line::Whole(line))) if is_interrupt(&line) => shared.interrupt(),
+                    Ok(Some(line)) => {
                         shared.line_read();
                         if sender.send(line).is_err() {
                             break;
@@ -55,7 +129,7 @@ impl Lines {
     }
 
     /// The next line, waiting for it; `None` once the input has ended.
-    pub fn next(&self) -> Option<Vec<u8>> {
+    pub fn next(&self) -> Option<Line> {
         let line = self.receiver.recv().ok()?;
         self.signals.line_taken();
         Some(line)
@@ -137,14 +211,55 @@ mod tests {
         let lines = Lines::spawn(Cursor::new(
             b"name\n# interrupt\r\nversion\n#interrupt\nlast".to_vec(),
         ));
-        assert_eq!(lines.next().as_deref(), Some(&b"name\n"[..]));
-        assert_eq!(lines.next().as_deref(), Some(&b"version\n"[..]));
-        assert_eq!(lines.next().as_deref(), Some(&b"last"[..]));
+        let whole = |text: &[u8]| Some(Line::Whole(text.to_vec()));
+        assert_eq!(lines.next(), whole(b"name\n"));
+        assert_eq!(lines.next(), whole(b"version\n"));
+        assert_eq!(lines.next(), whole(b"last"));
         assert_eq!(lines.next(), None);
         assert!(
             lines.signals().input_waiting(),
             "closed input counts as waiting"
         );
+    }
+
+    #[test]
+    fn lines_beyond_the_maximum_are_cut_and_the_rest_thrown_away() {
+        let mut input = Cursor::new(
+            b"12345678\n123456789\n1 play b d4 e5 f6\r\nname\n2 undo #too long\n0123456789abc"
+                .to_vec(),
+        );
+        let mut next = || read_line(&mut input, 8).expect("a cursor cannot fail");
+        let whole = |text: &[u8]| Some(Line::Whole(text.to_vec()));
+        let too_long = |text: &[u8]| Some(Line::TooLong(text.to_vec()));
+        assert_eq!(
+            next(),
+            whole(b"12345678\n"),
+            "8 bytes and the line break fit"
+        );
+        assert_eq!(next(), too_long(b"12345678"));
+        assert_eq!(next(), too_long(b"1 play b"));
+        assert_eq!(next(), whole(b"name\n"), "the next line is whole");
+        assert_eq!(next(), whole(b"2 undo #"), "only the comment was too long");
+        assert_eq!(
+            next(),
+            too_long(b"01234567"),
+            "the last line, without a break"
+        );
+        assert_eq!(next(), None);
+        let mut input = Cursor::new(b"1234\n".to_vec());
+        let mut next = || read_line(&mut input, 0).expect("a cursor cannot fail");
+        assert_eq!(next(), too_long(b""));
+        assert_eq!(next(), None);
+    }
+
+    #[test]
+    fn a_long_line_does_not_hide_the_next_ones_from_the_reader_thread() {
+        let mut text = vec![b'x'; 100];
+        text.extend_from_slice(b"\n# interrupt\nname\n");
+        let lines = Lines::spawn_with_max(Cursor::new(text), 16);
+        assert_eq!(lines.next(), Some(Line::TooLong(vec![b'x'; 16])));
+        assert_eq!(lines.next(), Some(Line::Whole(b"name\n".to_vec())));
+        assert_eq!(lines.next(), None);
     }
 
     #[test]

@@ -18,7 +18,7 @@ mod gogui;
 mod input;
 
 use crate::engine::Engine;
-use input::{Lines, Signals};
+use input::{Line, Lines, Signals, MAX_LINE};
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 
@@ -106,9 +106,17 @@ pub fn run(
         if !signals.input_waiting() {
             engine.ponder(&mut |_| !signals.input_waiting());
         }
-        let Some(line) = lines.next() else {
-            log::debug!("end of input");
-            return Ok(());
+        let line = match lines.next() {
+            Some(Line::Whole(line)) => line,
+            Some(Line::TooLong(head)) => {
+                output.write_all(refuse_long_line(&head).as_bytes())?;
+                output.flush()?;
+                continue;
+            }
+            None => {
+                log::debug!("end of input");
+                return Ok(());
+            }
         };
         let Some(command) = parse_line(&line) else {
             continue;
@@ -125,6 +133,16 @@ pub fn run(
             return Ok(());
         }
     }
+}
+
+/// The answer to a line longer than [`MAX_LINE`] (its comment left out), of which `head`
+/// is the start: an error, with the line's id when the start shows one; nothing changes.
+/// (A start that is all blank may hide a command further on, so it is answered too.)
+fn refuse_long_line(head: &[u8]) -> String {
+    // An id is only trusted when the command's name follows it within the start.
+    let id = parse_line(head).and_then(|c| c.id.filter(|_| !c.name.is_empty()));
+    log::warn!("a line of more than {MAX_LINE} bytes refused");
+    format_answer(id.as_deref(), &Err(Failure::LineTooLong(MAX_LINE)))
 }
 
 /// Runs an analysis command, which writes its answer as it goes. A panic (a bug) still
@@ -191,6 +209,24 @@ mod tests {
     fn answers_are_framed_with_ids_and_one_empty_line() {
         let out = session(b"1 protocol_version\nname\n\n# nothing\n2 nonsense\r\nquit\nname\n");
         assert_eq!(out, "=1 2\n\n= hoshi\n\n?2 unknown command\n\n=\n\n");
+    }
+
+    #[test]
+    fn a_line_beyond_the_maximum_is_refused_and_the_next_one_answered() {
+        let mut input = b"1 play b d4\n2 play w e5 ".to_vec();
+        input.extend(std::iter::repeat_n(b'a', 2 * MAX_LINE));
+        input.extend_from_slice(b" f6\n3 list_stones w\n");
+        input.extend(std::iter::repeat_n(b' ', MAX_LINE));
+        input.extend_from_slice(b"4 name # more ");
+        input.extend(std::iter::repeat_n(b'#', MAX_LINE));
+        input.extend_from_slice(b"\n5 list_stones b\n# ");
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE));
+        input.extend_from_slice(b"\n6 name\n");
+        assert_eq!(
+            session(&input),
+            "=1\n\n?2 line too long (more than 1048576 bytes)\n\n=3\n\n\
+             ? line too long (more than 1048576 bytes)\n\n=5 D4\n\n=6 hoshi\n\n"
+        );
     }
 
     #[test]

@@ -6,35 +6,56 @@
 //! The engine keeps its own clock because many controllers announce a time system and
 //! then never say what is left (gogui-twogtp, Sabaki's initial commands): an engine that
 //! only listened to `time_left` would think as if its main time were always full and lose
-//! on time. [`Clock`] is a plain value: the engine passes in the seconds each move took,
+//! on time. [`Clock`] is a plain value: the engine passes in the time each move took,
 //! so tests can feed it any elapsed times they like.
+//!
+//! Times are [`Duration`]s throughout; GTP's and the command line's numbers of seconds
+//! become durations where they are read (see [`duration`]) and numbers again where they
+//! are written.
 
 use crate::coord::Color;
 use std::fmt;
+use std::time::Duration;
+
+/// A number of seconds as a duration, for the edges where times come as numbers (GTP's
+/// `time_settings` and `time_left`, the command line): negative ones (servers have been
+/// seen to send them) and NaN mean none, absurdly long ones (a controller may announce
+/// 1e300 seconds) mean no end, [`Duration::MAX`].
+pub fn duration(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds).unwrap_or(if seconds > 0.0 {
+        Duration::MAX
+    } else {
+        Duration::ZERO
+    })
+}
 
 /// A time system.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
     /// No limit: the engine uses its own default budget.
     Unlimited,
-    /// Sudden death: `main` seconds for the whole game.
-    Absolute { main: f64 },
-    /// Japanese byo-yomi: after main time, `periods` periods of `period` seconds; a period is
-    /// only used up when a move takes longer than it.
+    /// Sudden death: `main` for the whole game.
+    Absolute { main: Duration },
+    /// Japanese byo-yomi: after main time, `periods` periods of `period`; a period is only
+    /// used up when a move takes longer than it.
     Byoyomi {
-        main: f64,
-        period: f64,
+        main: Duration,
+        period: Duration,
         periods: u32,
     },
-    /// Canadian byo-yomi: after main time, `stones` moves to play in every `period` seconds.
-    Canadian { main: f64, period: f64, stones: u32 },
+    /// Canadian byo-yomi: after main time, `stones` moves to play in every `period`.
+    Canadian {
+        main: Duration,
+        period: Duration,
+        stones: u32,
+    },
 }
 
 impl TimeControl {
     /// The reading of GTP `time_settings main byo_yomi_time byo_yomi_stones` (spec §6.4.1):
     /// no byo-yomi time means sudden death, byo-yomi time with zero stones means no limit.
-    pub fn from_gtp(main: f64, period: f64, stones: u32) -> TimeControl {
-        if period > 0.0 && stones == 0 {
+    pub fn from_gtp(main: Duration, period: Duration, stones: u32) -> TimeControl {
+        if !period.is_zero() && stones == 0 {
             TimeControl::Unlimited
         } else {
             TimeControl::canadian(main, period, stones)
@@ -42,8 +63,8 @@ impl TimeControl {
     }
 
     /// Japanese byo-yomi; without periods (or with empty ones) it is sudden death.
-    pub fn byoyomi(main: f64, period: f64, periods: u32) -> TimeControl {
-        if period > 0.0 && periods > 0 {
+    pub fn byoyomi(main: Duration, period: Duration, periods: u32) -> TimeControl {
+        if !period.is_zero() && periods > 0 {
             TimeControl::Byoyomi {
                 main,
                 period,
@@ -55,8 +76,8 @@ impl TimeControl {
     }
 
     /// Canadian byo-yomi; without a period (or stones to play in it) it is sudden death.
-    pub fn canadian(main: f64, period: f64, stones: u32) -> TimeControl {
-        if period > 0.0 && stones > 0 {
+    pub fn canadian(main: Duration, period: Duration, stones: u32) -> TimeControl {
+        if !period.is_zero() && stones > 0 {
             TimeControl::Canadian {
                 main,
                 period,
@@ -70,10 +91,10 @@ impl TimeControl {
     /// The arguments of GTP `time_settings` for this system (main time, byo-yomi time,
     /// stones), which knows only Canadian byo-yomi: Japanese byo-yomi is told as a
     /// Canadian period of one stone. `None` without a limit.
-    pub fn to_gtp(self) -> Option<(f64, f64, u32)> {
+    pub fn to_gtp(self) -> Option<(Duration, Duration, u32)> {
         match self {
             TimeControl::Unlimited => None,
-            TimeControl::Absolute { main } => Some((main, 0.0, 0)),
+            TimeControl::Absolute { main } => Some((main, Duration::ZERO, 0)),
             TimeControl::Byoyomi { main, period, .. } => Some((main, period, 1)),
             TimeControl::Canadian {
                 main,
@@ -83,9 +104,9 @@ impl TimeControl {
         }
     }
 
-    /// The overtime after main time: the period's seconds and its count (Japanese periods,
-    /// or Canadian stones); `None` for systems without one.
-    fn overtime(self) -> Option<(f64, u32)> {
+    /// The overtime after main time: the period and its count (Japanese periods, or
+    /// Canadian stones); `None` for systems without one.
+    fn overtime(self) -> Option<(Duration, u32)> {
         match self {
             TimeControl::Byoyomi {
                 period, periods, ..
@@ -105,60 +126,60 @@ impl TimeControl {
             | TimeControl::Canadian { main, .. } => main,
         };
         match self.overtime() {
-            Some((period, count)) if main <= 0.0 => TimeLeft {
-                seconds: period,
+            Some((period, count)) if main.is_zero() => TimeLeft {
+                time: period,
                 stones: count,
             },
             _ => TimeLeft {
-                seconds: main,
+                time: main,
                 stones: 0,
             },
         }
     }
 
-    /// The clock of a player who had `left` and took `used` seconds for a move. Main time
-    /// that runs out during the move passes into the overtime with what remains of the move.
-    fn after(self, left: TimeLeft, used: f64) -> TimeLeft {
+    /// The clock of a player who had `left` and took `used` for a move. Main time that
+    /// runs out during the move passes into the overtime with what remains of the move.
+    fn after(self, left: TimeLeft, used: Duration) -> TimeLeft {
         if self == TimeControl::Unlimited {
             return left;
         }
         let Some((period, count)) = self.overtime() else {
             return TimeLeft {
-                seconds: (left.seconds - used).max(0.0),
+                time: left.time.saturating_sub(used),
                 stones: 0,
             };
         };
         if left.in_main() {
-            if used <= left.seconds {
+            if used <= left.time {
                 return TimeLeft {
-                    seconds: left.seconds - used,
+                    time: left.time - used,
                     stones: 0,
                 };
             }
             let overtime = TimeLeft {
-                seconds: period,
+                time: period,
                 stones: count,
             };
-            return self.after(overtime, used - left.seconds);
+            return self.after(overtime, used - left.time);
         }
         match self {
             TimeControl::Byoyomi { .. } => {
                 // Every full period the move took is lost; the next move starts a fresh
                 // one. The last period is never given up in the reckoning: a controller
                 // that lets the game go on is the judge of a loss on time.
-                let lost = (used / left.seconds.max(f64::MIN_POSITIVE)).floor();
-                let kept = (f64::from(left.stones) - lost).max(1.0) as u32;
+                let lost = used.as_nanos() / left.time.as_nanos().max(1);
+                let kept = u128::from(left.stones).saturating_sub(lost).max(1);
                 TimeLeft {
-                    seconds: period,
-                    stones: kept,
+                    time: period,
+                    stones: u32::try_from(kept).unwrap_or(1),
                 }
             }
             _ if left.stones <= 1 => TimeLeft {
-                seconds: period,
+                time: period,
                 stones: count,
             },
             _ => TimeLeft {
-                seconds: (left.seconds - used).max(0.0),
+                time: left.time.saturating_sub(used),
                 stones: left.stones - 1,
             },
         }
@@ -166,11 +187,11 @@ impl TimeControl {
 }
 
 /// One player's clock, in `time_left`'s terms.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeLeft {
-    /// Seconds left in main time or in the current byo-yomi period (never negative: servers
+    /// Time left in main time or in the current byo-yomi period (never negative: servers
     /// have been seen to send negative values, which mean "none left").
-    pub seconds: f64,
+    pub time: Duration,
     /// Moves left to play in the current Canadian period, or byo-yomi periods left under
     /// KGS's Japanese byo-yomi; 0 while in main time.
     pub stones: u32,
@@ -178,7 +199,7 @@ pub struct TimeLeft {
 
 impl TimeLeft {
     const MAIN_OUT: TimeLeft = TimeLeft {
-        seconds: 0.0,
+        time: Duration::ZERO,
         stones: 0,
     };
 
@@ -190,12 +211,12 @@ impl TimeLeft {
 /// As `hoshi-time_left` answers it: seconds (to the millisecond) and stones.
 impl fmt::Display for TimeLeft {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.3} {}", self.seconds, self.stones)
+        write!(f, "{:.3} {}", self.time.as_secs_f64(), self.stones)
     }
 }
 
 /// The time system and both players' clocks.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     control: TimeControl,
     /// Black's and White's clocks: the engine's own reckoning, replaced by `time_left`
@@ -209,14 +230,14 @@ impl Default for Clock {
     }
 }
 
-/// Seconds of every main time kept back for lag (network, process scheduling) that the
-/// engine cannot see: a move never plans to use them.
-pub const LAG: f64 = 0.5;
+/// Time of every main time kept back for lag (network, process scheduling) that the
+/// engine cannot see: a move never plans to use it.
+pub const LAG: Duration = Duration::from_millis(500);
 
-/// Seconds kept back for each move still to come, for the engine's own work around the
+/// Time kept back for each move still to come, for the engine's own work around the
 /// search (answering, starting threads, re-rooting the tree): when main time is nearly
-/// gone moves are answered at once, and these cover them.
-pub const PER_MOVE: f64 = 0.02;
+/// gone moves are answered at once, and this covers them.
+pub const PER_MOVE: Duration = Duration::from_millis(20);
 
 /// Share of a byo-yomi period a move takes: the rest absorbs lag and the engine's work.
 const PERIOD_SHARE: f64 = 0.8;
@@ -231,7 +252,7 @@ const MAX_SHARE: f64 = 0.25;
 /// The longest a move plans to think whatever the clock: an hour, long after the search
 /// tree has filled its memory, so that absurd clocks (`time_settings 1e300 0 0`) still
 /// get answers.
-pub const MAX_MOVE: f64 = 3600.0;
+pub const MAX_MOVE: Duration = Duration::from_secs(3600);
 
 impl Clock {
     /// A clock under `control` at the start of a game.
@@ -261,76 +282,70 @@ impl Clock {
         self.set_control(self.control);
     }
 
-    /// `time_left`: the controller's word replaces the engine's reckoning. Negative times
-    /// count as none left; stones mean nothing in a system without overtime.
-    pub fn set_left(&mut self, color: Color, seconds: f64, stones: u32) {
+    /// `time_left`: the controller's word replaces the engine's reckoning (negative times,
+    /// which count as none left, are zero by now: see [`duration`]); stones mean nothing in
+    /// a system without overtime.
+    pub fn set_left(&mut self, color: Color, time: Duration, stones: u32) {
         let stones = if self.control.overtime().is_some() {
             stones
         } else {
             0
         };
-        self.left[color.index()] = TimeLeft {
-            seconds: seconds.max(0.0),
-            stones,
-        };
+        self.left[color.index()] = TimeLeft { time, stones };
     }
 
-    /// Charges `color` for a move that took `seconds`.
-    pub fn spend(&mut self, color: Color, seconds: f64) {
-        let used = if seconds.is_finite() {
-            seconds.max(0.0)
-        } else {
-            0.0
-        };
+    /// Charges `color` for a move that took `used`.
+    pub fn spend(&mut self, color: Color, used: Duration) {
         let left = &mut self.left[color.index()];
         *left = self.control.after(*left, used);
     }
 
-    /// Seconds `color` may think on its next move, on a board of `area` points of which
+    /// The time `color` may think on its next move, on a board of `area` points of which
     /// `empties` are empty; `None` when there is no limit.
     ///
     /// In main time a move takes its share of what is left (see [`main_share`]), or what
     /// the overtime would give it when that is more (thinking into the overtime costs
     /// nothing then). In Japanese byo-yomi a move takes 80% of its period less [`LAG`], in
     /// Canadian 90% of its share of the period's stones less [`LAG`], so that no period is
-    /// ever lost to thinking.
-    pub fn budget(&self, color: Color, area: usize, empties: usize) -> Option<f64> {
+    /// ever lost to thinking. Never more than [`MAX_MOVE`].
+    pub fn budget(&self, color: Color, area: usize, empties: usize) -> Option<Duration> {
         if self.control == TimeControl::Unlimited {
             return None;
         }
         let left = self.left(color);
-        let overtime = self.overtime_budget(left);
-        let seconds = if left.in_main() && left.seconds > 0.0 {
-            main_share(left.seconds, area, empties).max(overtime.unwrap_or(0.0))
+        let overtime = self.overtime_budget(left).unwrap_or(Duration::ZERO);
+        let time = if left.in_main() && !left.time.is_zero() {
+            main_share(left.time, area, empties).max(overtime)
         } else {
-            overtime.unwrap_or(0.0)
+            overtime
         };
-        Some(seconds.min(MAX_MOVE))
+        Some(time.min(MAX_MOVE))
     }
 
     /// What a move in overtime may take, for the period `left` is in (or the first one,
     /// while in main time); `None` without overtime.
-    fn overtime_budget(&self, left: TimeLeft) -> Option<f64> {
+    fn overtime_budget(&self, left: TimeLeft) -> Option<Duration> {
         let (period, count) = self.control.overtime()?;
-        let (seconds, stones) = if left.in_main() {
+        let (time, stones) = if left.in_main() {
             (period, count)
         } else {
-            (left.seconds, left.stones)
+            (left.time, left.stones)
         };
+        let seconds = time.as_secs_f64();
         let share = match self.control {
             TimeControl::Byoyomi { .. } => PERIOD_SHARE * seconds,
             _ => CANADIAN_SHARE * seconds / f64::from(stones.max(1)),
         };
-        Some((share - LAG).max(0.0))
+        Some(duration(share).saturating_sub(LAG))
     }
 
     /// The longest `color`'s next move may take before its time is up (the flag falls):
     /// main time and every overtime period that is left; `None` when there is no limit.
-    pub fn available(&self, color: Color) -> Option<f64> {
+    pub fn available(&self, color: Color) -> Option<Duration> {
         let left = self.left(color);
         let (period, count) = match self.control {
             TimeControl::Unlimited => return None,
-            TimeControl::Absolute { .. } => return Some(left.seconds),
+            TimeControl::Absolute { .. } => return Some(left.time),
             TimeControl::Byoyomi {
                 period, periods, ..
             } => (period, periods),
@@ -338,27 +353,29 @@ impl Clock {
             // all.
             TimeControl::Canadian { period, .. } => (period, 1),
         };
-        Some(if left.in_main() {
-            left.seconds + period * f64::from(count)
+        let periods = if left.in_main() {
+            count
         } else if matches!(self.control, TimeControl::Byoyomi { .. }) {
-            left.seconds + period * f64::from(left.stones.saturating_sub(1))
+            left.stones.saturating_sub(1)
         } else {
-            left.seconds
-        })
+            0
+        };
+        Some(left.time.saturating_add(period.saturating_mul(periods)))
     }
 
     /// The longest `color`'s next move may take without losing on time (or a byo-yomi
     /// period): a ceiling for budgets set on the command line (`--time`). `None` when
     /// there is no limit.
-    pub fn ceiling(&self, color: Color, area: usize, empties: usize) -> Option<f64> {
+    pub fn ceiling(&self, color: Color, area: usize, empties: usize) -> Option<Duration> {
         let left = self.left(color);
         let main = if left.in_main() {
-            (left.seconds - LAG).max(0.0)
+            left.time.saturating_sub(LAG)
         } else {
-            0.0
+            Duration::ZERO
         };
         let budget = self.budget(color, area, empties)?;
-        Some(budget.max(main + self.overtime_budget(left).unwrap_or(0.0)))
+        let overtime = self.overtime_budget(left).unwrap_or(Duration::ZERO);
+        Some(budget.max(main.saturating_add(overtime)))
     }
 }
 
@@ -386,23 +403,25 @@ fn weight(empty_share: f64) -> f64 {
     }
 }
 
-/// A move's share of the `seconds` of main time left, on a board of `area` points of which
+/// A move's share of the main time `left`, on a board of `area` points of which
 /// `empties` are empty: what is left once [`LAG`] and [`PER_MOVE`] for every move to
 /// come are kept back, shared among the moves to come in proportion to their
 /// [`weight`] (each of them is expected to fill two points, with the opponent's reply),
 /// and never more than [`MAX_SHARE`] of it.
-pub fn main_share(seconds: f64, area: usize, empties: usize) -> f64 {
+pub fn main_share(left: Duration, area: usize, empties: usize) -> Duration {
     let moves = moves_to_come(area, empties);
-    let usable = seconds - LAG - PER_MOVE * moves as f64;
-    if usable <= 0.0 {
-        return 0.0;
+    let reserve = PER_MOVE.saturating_mul(u32::try_from(moves).unwrap_or(u32::MAX));
+    let usable = left.saturating_sub(LAG).saturating_sub(reserve);
+    if usable.is_zero() {
+        return Duration::ZERO;
     }
     let stage = |move_ahead: usize| {
         let empty = empties.saturating_sub(2 * move_ahead);
         weight(empty as f64 / area.max(1) as f64)
     };
     let total: f64 = (0..moves).map(stage).sum();
-    (usable * stage(0) / total).min(usable * MAX_SHARE)
+    let usable = usable.as_secs_f64();
+    duration(usable * stage(0) / total).min(duration(usable * MAX_SHARE))
 }
 
 #[cfg(test)]
@@ -410,28 +429,39 @@ mod tests {
     use super::*;
     use Color::{Black, White};
 
-    fn close(actual: Option<f64>, expected: f64) -> bool {
-        actual.is_some_and(|a| (a - expected).abs() < 1e-9)
+    /// `seconds` as a duration, read as GTP's numbers are.
+    fn s(seconds: f64) -> Duration {
+        duration(seconds)
+    }
+
+    const NONE: Option<Duration> = Some(Duration::ZERO);
+
+    /// Whether a time is `expected` seconds, to the nanosecond (durations round to it).
+    fn close(actual: Option<Duration>, expected: f64) -> bool {
+        actual.is_some_and(|a| (a.as_secs_f64() - expected).abs() < 1e-8)
     }
 
     #[test]
     fn gtp_time_settings_follow_the_spec() {
         assert_eq!(
-            TimeControl::from_gtp(600.0, 0.0, 0),
-            TimeControl::Absolute { main: 600.0 }
+            TimeControl::from_gtp(s(600.0), s(0.0), 0),
+            TimeControl::Absolute { main: s(600.0) }
         );
-        assert_eq!(TimeControl::from_gtp(0.0, 30.0, 0), TimeControl::Unlimited);
         assert_eq!(
-            TimeControl::from_gtp(60.0, 300.0, 25),
+            TimeControl::from_gtp(s(0.0), s(30.0), 0),
+            TimeControl::Unlimited
+        );
+        assert_eq!(
+            TimeControl::from_gtp(s(60.0), s(300.0), 25),
             TimeControl::Canadian {
-                main: 60.0,
-                period: 300.0,
+                main: s(60.0),
+                period: s(300.0),
                 stones: 25
             }
         );
         assert_eq!(
-            TimeControl::byoyomi(60.0, 30.0, 0),
-            TimeControl::Absolute { main: 60.0 }
+            TimeControl::byoyomi(s(60.0), s(30.0), 0),
+            TimeControl::Absolute { main: s(60.0) }
         );
     }
 
@@ -443,25 +473,31 @@ mod tests {
         assert_eq!(moves_to_come(361, 361), 145);
         // 9x9 from the empty board: 5 opening moves (81..73 empty), 20 middle-game moves
         // (71..33), 8 endgame moves: weights 2.5 + 30 + 8 = 40.5.
-        let usable = 60.0 - LAG - PER_MOVE * 33.0;
-        assert!((main_share(60.0, 81, 81) - usable * 0.5 / 40.5).abs() < 1e-9);
+        let (lag, per_move) = (LAG.as_secs_f64(), PER_MOVE.as_secs_f64());
+        let usable = 60.0 - lag - per_move * 33.0;
+        assert!(close(
+            Some(main_share(s(60.0), 81, 81)),
+            usable * 0.5 / 40.5
+        ));
         // The middle game gets three times as much.
-        let usable = 60.0 - LAG - PER_MOVE * 23.0;
-        let middle = main_share(60.0, 81, 61);
-        assert!((middle - usable * 1.5 / (15.0 * 1.5 + 8.0)).abs() < 1e-9);
+        let usable = 60.0 - lag - per_move * 23.0;
+        let middle = main_share(s(60.0), 81, 61);
+        assert!(close(Some(middle), usable * 1.5 / (15.0 * 1.5 + 8.0)));
         // Nothing to share once the reserve is reached.
-        assert_eq!(main_share(1.0, 81, 81), 0.0);
+        assert_eq!(main_share(s(1.0), 81, 81), Duration::ZERO);
         // A quarter of the usable time at most.
-        assert!((main_share(100.0, 4, 1) - (100.0 - LAG - PER_MOVE) * MAX_SHARE).abs() < 1e-9);
+        let most = (100.0 - lag - per_move) * MAX_SHARE;
+        assert!(close(Some(main_share(s(100.0), 4, 1)), most));
     }
 
     #[test]
     fn negative_time_left_means_none() {
-        let mut clock = Clock::new(TimeControl::Absolute { main: 60.0 });
-        clock.set_left(White, -3.0, 0);
-        assert_eq!(clock.left(White).seconds, 0.0);
-        assert_eq!(clock.budget(White, 81, 81), Some(0.0));
-        assert_eq!(clock.left(Black).seconds, 60.0);
+        let mut clock = Clock::new(TimeControl::Absolute { main: s(60.0) });
+        clock.set_left(White, s(-3.0), 0);
+        assert_eq!(clock.left(White).time, Duration::ZERO);
+        assert_eq!(clock.budget(White, 81, 81), NONE);
+        assert_eq!(clock.left(Black).time, s(60.0));
+        assert_eq!(s(f64::NAN), Duration::ZERO);
     }
 
     #[test]
@@ -472,17 +508,20 @@ mod tests {
 
     #[test]
     fn sudden_death_runs_down_with_the_moves() {
-        let mut clock = Clock::new(TimeControl::Absolute { main: 10.0 });
-        clock.spend(Black, 2.5);
-        clock.spend(Black, 0.25);
+        let mut clock = Clock::new(TimeControl::Absolute { main: s(10.0) });
+        clock.spend(Black, s(2.5));
+        clock.spend(Black, s(0.25));
         assert_eq!(clock.left(Black).to_string(), "7.250 0");
         assert_eq!(clock.left(White).to_string(), "10.000 0");
-        assert!(close(clock.budget(Black, 81, 81), main_share(7.25, 81, 81)));
-        clock.spend(Black, 9.0);
+        assert!(close(
+            clock.budget(Black, 81, 81),
+            main_share(s(7.25), 81, 81).as_secs_f64()
+        ));
+        clock.spend(Black, s(9.0));
         assert_eq!(clock.left(Black).to_string(), "0.000 0");
-        assert_eq!(clock.budget(Black, 81, 81), Some(0.0));
+        assert_eq!(clock.budget(Black, 81, 81), NONE);
         // The controller's word wins, fractions included.
-        clock.set_left(Black, 3.75, 4);
+        clock.set_left(Black, s(3.75), 4);
         assert_eq!(clock.left(Black).to_string(), "3.750 0");
         clock.restart();
         assert_eq!(clock.left(Black).to_string(), "10.000 0");
@@ -490,16 +529,16 @@ mod tests {
 
     #[test]
     fn main_time_runs_into_japanese_periods() {
-        let mut clock = Clock::new(TimeControl::byoyomi(5.0, 10.0, 3));
+        let mut clock = Clock::new(TimeControl::byoyomi(s(5.0), s(10.0), 3));
         // In main time with 5 s left: the overtime's 7.5 s is more than the share.
         assert!(close(clock.budget(Black, 81, 81), 7.5));
-        clock.spend(Black, 7.0);
+        clock.spend(Black, s(7.0));
         assert_eq!(clock.left(Black).to_string(), "10.000 3");
-        clock.spend(Black, 9.9);
+        clock.spend(Black, s(9.9));
         assert_eq!(clock.left(Black).to_string(), "10.000 3");
-        clock.spend(Black, 10.5);
+        clock.spend(Black, s(10.5));
         assert_eq!(clock.left(Black).to_string(), "10.000 2");
-        clock.spend(Black, 25.0);
+        clock.spend(Black, s(25.0));
         assert_eq!(
             clock.left(Black).to_string(),
             "10.000 1",
@@ -507,91 +546,104 @@ mod tests {
         );
         assert!(close(clock.budget(Black, 81, 30), 7.5));
         // KGS: time_left in byo-yomi gives the period's seconds and the periods left.
-        clock.set_left(Black, 4.0, 2);
-        assert!(close(clock.budget(Black, 81, 30), 0.8 * 4.0 - LAG));
-        clock.set_left(Black, 0.4, 1);
-        assert_eq!(clock.budget(Black, 81, 30), Some(0.0));
+        clock.set_left(Black, s(4.0), 2);
+        assert!(close(clock.budget(Black, 81, 30), 0.8 * 4.0 - 0.5));
+        clock.set_left(Black, s(0.4), 1);
+        assert_eq!(clock.budget(Black, 81, 30), NONE);
         // Main time left is a plain share when it is the larger.
-        clock.set_left(Black, 3000.0, 0);
+        clock.set_left(Black, s(3000.0), 0);
         assert!(close(
             clock.budget(Black, 81, 81),
-            main_share(3000.0, 81, 81)
+            main_share(s(3000.0), 81, 81).as_secs_f64()
         ));
     }
 
     #[test]
     fn no_main_time_starts_in_the_overtime() {
-        let clock = Clock::new(TimeControl::byoyomi(0.0, 30.0, 5));
+        let clock = Clock::new(TimeControl::byoyomi(s(0.0), s(30.0), 5));
         assert_eq!(clock.left(White).to_string(), "30.000 5");
         assert!(close(clock.budget(White, 361, 300), 23.5));
-        let clock = Clock::new(TimeControl::canadian(0.0, 60.0, 10));
+        let clock = Clock::new(TimeControl::canadian(s(0.0), s(60.0), 10));
         assert_eq!(clock.left(White).to_string(), "60.000 10");
-        assert!(close(clock.budget(White, 361, 300), 0.9 * 6.0 - LAG));
+        assert!(close(clock.budget(White, 361, 300), 0.9 * 6.0 - 0.5));
     }
 
     #[test]
     fn canadian_periods_count_their_stones() {
-        let mut clock = Clock::new(TimeControl::canadian(1.0, 20.0, 3));
-        clock.spend(White, 3.0);
+        let mut clock = Clock::new(TimeControl::canadian(s(1.0), s(20.0), 3));
+        clock.spend(White, s(3.0));
         assert_eq!(clock.left(White).to_string(), "18.000 2");
-        assert!(close(clock.budget(White, 81, 50), 0.9 * 9.0 - LAG));
-        clock.spend(White, 5.5);
+        assert!(close(clock.budget(White, 81, 50), 0.9 * 9.0 - 0.5));
+        clock.spend(White, s(5.5));
         assert_eq!(clock.left(White).to_string(), "12.500 1");
-        clock.spend(White, 30.0);
+        clock.spend(White, s(30.0));
         assert_eq!(clock.left(White).to_string(), "20.000 3", "a new period");
-        clock.set_left(White, 120.0, 10);
-        assert!(close(clock.budget(White, 81, 50), 0.9 * 12.0 - LAG));
+        clock.set_left(White, s(120.0), 10);
+        assert!(close(clock.budget(White, 81, 50), 0.9 * 12.0 - 0.5));
         // Overrun seconds count as none.
-        clock.set_left(White, 2.0, 3);
-        clock.spend(White, 2.5);
+        clock.set_left(White, s(2.0), 3);
+        clock.spend(White, s(2.5));
         assert_eq!(clock.left(White).to_string(), "0.000 2");
-        assert_eq!(clock.budget(White, 81, 50), Some(0.0));
+        assert_eq!(clock.budget(White, 81, 50), NONE);
     }
 
     #[test]
     fn the_ceiling_is_all_the_time_that_does_not_lose() {
-        let clock = Clock::new(TimeControl::Absolute { main: 10.0 });
+        let clock = Clock::new(TimeControl::Absolute { main: s(10.0) });
         assert!(close(clock.ceiling(Black, 81, 81), 9.5));
-        let clock = Clock::new(TimeControl::byoyomi(10.0, 30.0, 3));
+        let clock = Clock::new(TimeControl::byoyomi(s(10.0), s(30.0), 3));
         assert!(close(clock.ceiling(Black, 81, 81), 9.5 + 23.5));
-        let mut clock = Clock::new(TimeControl::Absolute { main: 10.0 });
-        clock.spend(Black, 10.0);
-        assert_eq!(clock.ceiling(Black, 81, 81), Some(0.0));
+        let mut clock = Clock::new(TimeControl::Absolute { main: s(10.0) });
+        clock.spend(Black, s(10.0));
+        assert_eq!(clock.ceiling(Black, 81, 81), NONE);
     }
 
     #[test]
     fn the_flag_falls_when_every_period_is_gone() {
-        let mut clock = Clock::new(TimeControl::byoyomi(10.0, 5.0, 3));
-        assert_eq!(clock.available(Black), Some(25.0));
-        clock.spend(Black, 12.0);
-        assert_eq!(clock.available(Black), Some(15.0));
-        let mut clock = Clock::new(TimeControl::canadian(10.0, 30.0, 5));
-        assert_eq!(clock.available(White), Some(40.0));
-        clock.spend(White, 12.0);
-        assert_eq!(clock.available(White), Some(28.0));
-        let clock = Clock::new(TimeControl::Absolute { main: 7.5 });
-        assert_eq!(clock.available(White), Some(7.5));
+        let mut clock = Clock::new(TimeControl::byoyomi(s(10.0), s(5.0), 3));
+        assert_eq!(clock.available(Black), Some(s(25.0)));
+        clock.spend(Black, s(12.0));
+        assert_eq!(clock.available(Black), Some(s(15.0)));
+        let mut clock = Clock::new(TimeControl::canadian(s(10.0), s(30.0), 5));
+        assert_eq!(clock.available(White), Some(s(40.0)));
+        clock.spend(White, s(12.0));
+        assert_eq!(clock.available(White), Some(s(28.0)));
+        let clock = Clock::new(TimeControl::Absolute { main: s(7.5) });
+        assert_eq!(clock.available(White), Some(s(7.5)));
         assert_eq!(Clock::default().available(White), None);
         assert_eq!(
-            TimeControl::byoyomi(60.0, 10.0, 3).to_gtp(),
-            Some((60.0, 10.0, 1))
+            TimeControl::byoyomi(s(60.0), s(10.0), 3).to_gtp(),
+            Some((s(60.0), s(10.0), 1))
         );
     }
 
     #[test]
     fn absurd_clocks_still_get_answers() {
-        let clock = Clock::new(TimeControl::Absolute { main: 1e300 });
+        let clock = Clock::new(TimeControl::Absolute { main: s(1e300) });
         assert_eq!(clock.budget(Black, 81, 81), Some(MAX_MOVE));
-        let clock = Clock::new(TimeControl::byoyomi(0.0, 1e300, 1));
+        let clock = Clock::new(TimeControl::byoyomi(s(0.0), s(1e300), 1));
         assert_eq!(clock.budget(Black, 81, 81), Some(MAX_MOVE));
     }
 
     #[test]
-    fn strange_elapsed_times_cost_nothing() {
-        let mut clock = Clock::new(TimeControl::Absolute { main: 10.0 });
-        clock.spend(Black, f64::NAN);
-        clock.spend(Black, -4.0);
-        clock.spend(Black, f64::INFINITY);
-        assert_eq!(clock.left(Black).to_string(), "10.000 0");
+    fn absurd_times_left_mean_no_end_and_absurd_moves_use_everything() {
+        let mut clock = Clock::new(TimeControl::byoyomi(s(10.0), s(5.0), 3));
+        clock.spend(Black, Duration::MAX);
+        assert_eq!(
+            clock.left(Black).to_string(),
+            "5.000 1",
+            "the last period stays"
+        );
+        clock.set_left(Black, s(1e300), 0);
+        assert_eq!(clock.left(Black).time, Duration::MAX);
+        assert_eq!(clock.available(Black), Some(Duration::MAX));
+        assert_eq!(clock.budget(Black, 81, 81), Some(MAX_MOVE));
+        assert_eq!(clock.ceiling(Black, 81, 81), Some(Duration::MAX));
+        let mut clock = Clock::new(TimeControl::canadian(s(10.0), s(20.0), 3));
+        clock.spend(White, Duration::MAX);
+        assert_eq!(clock.left(White).to_string(), "0.000 2");
+        let mut clock = Clock::new(TimeControl::Absolute { main: s(10.0) });
+        clock.spend(Black, Duration::MAX);
+        assert_eq!(clock.left(Black).to_string(), "0.000 0");
     }
 }

@@ -19,7 +19,7 @@ pub struct LevelSettings {
     pub search: SearchConfig,
     /// Playouts per move when neither the command line nor a clock says otherwise.
     pub playouts: Option<u64>,
-    /// Whether the level thinks for a time (see [`default_seconds`]) rather than a number
+    /// Whether the level thinks for a time (see [`default_time`]) rather than a number
     /// of playouts, when neither the command line nor a clock says otherwise.
     pub timed: bool,
     /// When above 0, the move is drawn among the root moves with probability proportional
@@ -39,7 +39,7 @@ impl LevelSettings {
     ///   resigns.
     /// * intermediate: 1,000 playouts, one thread, a mild temperature (0.3): about GNU Go
     ///   3.8 level 10's strength on 9×9 (45% in 20 games).
-    /// * expert: every thread, the full time ([`default_seconds`] a move when no clock or
+    /// * expert: every thread, the full time ([`default_time`] a move when no clock or
     ///   `--time` is given), the most simulated move.
     pub fn of(level: Level, threads: usize) -> LevelSettings {
         let search = SearchConfig {
@@ -76,23 +76,13 @@ impl LevelSettings {
     }
 }
 
-/// Seconds a timed level thinks per move when nothing else is said: 1 s on 9×9, 3 s on
+/// The time a timed level thinks per move when nothing else is said: 1 s on 9×9, 3 s on
 /// 13×13, 6 s on 19×19 (Sabaki and gogui-twogtp send no clock).
-pub fn default_seconds(size: usize) -> f64 {
-    match size {
-        0..=9 => 1.0,
-        10..=13 => 3.0,
-        _ => 6.0,
-    }
-}
-
-/// A budget in seconds as a duration; absurdly long ones (a controller may announce
-/// 1e300 seconds) mean "no end".
-fn duration(seconds: f64) -> Duration {
-    Duration::try_from_secs_f64(seconds).unwrap_or(if seconds > 0.0 {
-        Duration::MAX
-    } else {
-        Duration::ZERO
+pub fn default_time(size: usize) -> Duration {
+    Duration::from_secs(match size {
+        0..=9 => 1,
+        10..=13 => 3,
+        _ => 6,
     })
 }
 
@@ -100,7 +90,8 @@ fn duration(seconds: f64) -> Duration {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Overrides {
     pub playouts: Option<u64>,
-    pub seconds: Option<f64>,
+    /// Thinking time per move (`--time`).
+    pub time: Option<Duration>,
     /// Memory cap of the tree in bytes.
     pub max_memory: Option<usize>,
     /// Win rate under which to resign; 0 never resigns.
@@ -176,27 +167,23 @@ impl MctsPlayer {
     /// The budget of the next move: `--time` if given (yet never more than the clock's
     /// ceiling: a fixed time per move must not lose on time); else the level's (or
     /// `--playouts`), kept within what the clock allows; a timed level without a clock
-    /// thinks for [`default_seconds`].
+    /// thinks for [`default_time`].
     fn budget(&self, game: &Game, color: Color, clock: &Clock) -> Budget {
         let size = game.size();
         let (area, empties) = (size * size, game.board().empty_points().len());
-        let clock_seconds = clock.budget(color, area, empties);
-        let (playouts, seconds) = match (self.overrides.playouts, self.overrides.seconds) {
-            (playouts, Some(seconds)) => {
+        let clock_time = clock.budget(color, area, empties);
+        let (playouts, time) = match (self.overrides.playouts, self.overrides.time) {
+            (playouts, Some(time)) => {
                 let ceiling = clock.ceiling(color, area, empties);
-                (playouts, Some(ceiling.map_or(seconds, |c| seconds.min(c))))
+                (playouts, Some(ceiling.map_or(time, |c| time.min(c))))
             }
-            (Some(playouts), None) => (Some(playouts), clock_seconds),
-            (None, None) if self.settings.timed => (
-                None,
-                Some(clock_seconds.unwrap_or_else(|| default_seconds(size))),
-            ),
-            (None, None) => (self.settings.playouts, clock_seconds),
+            (Some(playouts), None) => (Some(playouts), clock_time),
+            (None, None) if self.settings.timed => {
+                (None, Some(clock_time.unwrap_or_else(|| default_time(size))))
+            }
+            (None, None) => (self.settings.playouts, clock_time),
         };
-        Budget {
-            playouts,
-            time: seconds.map(duration),
-        }
+        Budget { playouts, time }
     }
 
     /// The search `reg_genmove` answers from: the same position always gives the same move,
@@ -341,10 +328,8 @@ impl Player for MctsPlayer {
         self.change_level(level);
     }
 
-    fn time_budget(&self, game: &Game, color: Color, clock: &Clock) -> Option<f64> {
-        self.budget(game, color, clock)
-            .time
-            .map(|t| t.as_secs_f64())
+    fn time_budget(&self, game: &Game, color: Color, clock: &Clock) -> Option<Duration> {
+        self.budget(game, color, clock).time
     }
 
     /// Analysis and pondering search with every thread whatever the level: the user is
@@ -362,8 +347,7 @@ impl Player for MctsPlayer {
     }
 
     fn ponders(&self) -> bool {
-        self.overrides.playouts.is_none()
-            && (self.settings.timed || self.overrides.seconds.is_some())
+        self.overrides.playouts.is_none() && (self.settings.timed || self.overrides.time.is_some())
     }
 
     fn choose_watched(

@@ -15,6 +15,7 @@ use crate::game::Game;
 use crate::search::{SearchResult, Watch};
 use clock::Clock;
 use std::fmt;
+use std::time::Duration;
 
 pub use mcts::MctsPlayer;
 pub use random::RandomPlayer;
@@ -114,9 +115,9 @@ pub trait Player {
     /// Changes the playing strength (players without levels ignore it).
     fn set_level(&mut self, _level: Level) {}
 
-    /// Seconds the player would think on `color`'s next move (what `hoshi-time_budget`
+    /// The time the player would think on `color`'s next move (what `hoshi-time_budget`
     /// shows); `None` for a player that does not think by time.
-    fn time_budget(&self, _game: &Game, _color: Color, _clock: &Clock) -> Option<f64> {
+    fn time_budget(&self, _game: &Game, _color: Color, _clock: &Clock) -> Option<Duration> {
         None
     }
 }

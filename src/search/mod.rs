@@ -21,7 +21,7 @@ pub mod tree;
 use crate::board::Board;
 use crate::coord::{Color, Geometry, Move, SLOTS};
 use crate::game::Game;
-use crate::rules::Scoring;
+use crate::rules::{Ruleset, Scoring};
 use ownership::OwnershipMap;
 use playout::{Forbidden, MoveRecord, PlayoutPolicy};
 use priors::Priors;
@@ -331,7 +331,7 @@ struct TreeKey {
     start_hash: u64,
     size: usize,
     komi: f64,
-    rules: &'static str,
+    rules: Ruleset,
     moves: Vec<(Color, Move)>,
     /// The player the tree's root was searched for.
     to_move: Color,
@@ -344,7 +344,7 @@ impl TreeKey {
             start_hash: start.hash() ^ to_move.index() as u64,
             size: game.size(),
             komi: game.komi(),
-            rules: game.rules().name,
+            rules: game.rules(),
             moves: game.history().iter().map(|t| (t.color, t.mv)).collect(),
             to_move: searched_for,
         }

@@ -99,7 +99,7 @@ pub struct NewChild {
 
 fn encode(mv: Move) -> u16 {
     match mv {
-        Move::Play(p) => p.0,
+        Move::Play(p) => p.index() as u16,
         Move::Pass => 0,
     }
 }
@@ -108,7 +108,8 @@ fn decode(code: u16) -> Move {
     if code == 0 {
         Move::Pass
     } else {
-        Move::Play(Point(code))
+        // Only `encode` makes codes, so this is a point it was given.
+        Move::Play(Point::from_index(code.into()))
     }
 }
 
@@ -338,10 +339,16 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coord::Geometry;
 
-    fn child(p: u16) -> NewChild {
+    /// The `n`th point of a 19x19 board.
+    fn point(n: usize) -> Point {
+        Geometry::new(19).unwrap().points().nth(n).unwrap()
+    }
+
+    fn child(n: usize) -> NewChild {
         NewChild {
-            mv: Move::Play(Point(p)),
+            mv: Move::Play(point(n)),
             prior_wins: 5.0,
             prior_games: 10.0,
         }
@@ -355,11 +362,11 @@ mod tests {
         assert!(tree.expand(ROOT, &[child(12), child(13), child(14)]));
         let kids: Vec<u32> = tree.node(ROOT).children().collect();
         assert_eq!(kids.len(), 3);
-        assert_eq!(tree.node(kids[1]).mv(), Move::Play(Point(13)));
+        assert_eq!(tree.node(kids[1]).mv(), Move::Play(point(13)));
         let stats = tree.node(kids[0]).stats();
         assert_eq!((stats.visits, stats.wins, stats.playouts()), (10, 5.0, 0));
         assert_eq!(
-            tree.child_with_move(ROOT, Move::Play(Point(14))),
+            tree.child_with_move(ROOT, Move::Play(point(14))),
             Some(kids[2])
         );
     }
@@ -371,7 +378,7 @@ mod tests {
         tree.expand(
             ROOT,
             &[NewChild {
-                mv: Move::Play(Point(12)),
+                mv: Move::Play(point(12)),
                 prior_wins: 9.0,
                 prior_games: 10.0,
             }],
@@ -423,7 +430,7 @@ mod tests {
         let root = sub.node(ROOT).stats();
         assert_eq!((root.visits, root.wins), (11, 6.0));
         let grandchild = sub.node(ROOT).children().start;
-        assert_eq!(sub.node(grandchild).mv(), Move::Play(Point(20)));
+        assert_eq!(sub.node(grandchild).mv(), Move::Play(point(20)));
         assert!(!sub.node(grandchild).is_expanded());
         assert_eq!(sub.len(), 2);
     }

@@ -5,8 +5,32 @@
 //! pipes: the program is started directly, not through a shell, so that killing it on a
 //! time-out kills the engine itself and not a shell in front of it.
 
+use std::fmt;
+
+/// Why a command line cannot be split into a program and its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandLineError {
+    /// No word at all.
+    Empty,
+    /// A quote (`'` or `"`) without its closing twin, and the line.
+    Unterminated { quote: char, line: String },
+}
+
+impl fmt::Display for CommandLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandLineError::Empty => f.write_str("empty command line"),
+            CommandLineError::Unterminated { quote, line } => {
+                write!(f, "unterminated {quote} in the command line {line:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CommandLineError {}
+
 /// The words of `line`; an error for an unterminated quote or an empty line.
-pub fn split(line: &str) -> Result<Vec<String>, String> {
+pub fn split(line: &str) -> Result<Vec<String>, CommandLineError> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = line.chars();
@@ -25,14 +49,18 @@ pub fn split(line: &str) -> Result<Vec<String>, String> {
     }
     words.extend(word);
     if words.is_empty() {
-        return Err("empty command line".into());
+        return Err(CommandLineError::Empty);
     }
     Ok(words)
 }
 
 /// The text up to the closing `quote`, which is consumed. Inside double quotes a backslash
 /// escapes the next character, as in a shell; inside single quotes nothing is special.
-fn until_quote(chars: &mut std::str::Chars, quote: char, line: &str) -> Result<String, String> {
+fn until_quote(
+    chars: &mut std::str::Chars,
+    quote: char,
+    line: &str,
+) -> Result<String, CommandLineError> {
     let mut text = String::new();
     while let Some(c) = chars.next() {
         match c {
@@ -41,7 +69,10 @@ fn until_quote(chars: &mut std::str::Chars, quote: char, line: &str) -> Result<S
             c => text.push(c),
         }
     }
-    Err(format!("unterminated {quote} in the command line {line:?}"))
+    Err(CommandLineError::Unterminated {
+        quote,
+        line: line.into(),
+    })
 }
 
 #[cfg(test)]
@@ -58,7 +89,10 @@ mod tests {
             split(r#"python3 "my engine.py" 'a "b"' c\ d "e\"f" ''"#).unwrap(),
             ["python3", "my engine.py", "a \"b\"", "c d", "e\"f", ""]
         );
-        assert!(split("engine 'open").is_err());
-        assert!(split("   ").is_err());
+        assert_eq!(
+            split("engine 'open").map_err(|e| e.to_string()),
+            Err("unterminated ' in the command line \"engine 'open\"".into())
+        );
+        assert_eq!(split("   "), Err(super::CommandLineError::Empty));
     }
 }

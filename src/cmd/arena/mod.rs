@@ -31,19 +31,21 @@ mod settings;
 pub mod stats;
 mod sync;
 
-pub use command_line::split as split_command_line;
+pub use command_line::{split as split_command_line, CommandLineError};
 pub use counting::{hoshi_count, Scorer};
 pub use record::{civil_date, sgf_text, Header};
 pub use referee::{play_game, Played};
 pub use results::Row;
-pub use settings::MatchSettings;
+pub use settings::{MatchSettings, SettingsError};
 pub use stats::Tally;
 
-use crate::player::clock::TimeControl;
+use crate::player::clock::{self, TimeControl};
 use crate::rules::Ruleset;
-use program::Program;
+use program::{Fault, Program};
 use progress::MatchProgress;
+use std::fmt;
 use std::fs::{self, File};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 use std::sync::{mpsc, Mutex};
@@ -154,14 +156,26 @@ pub struct MatchArgs {
     pub out: PathBuf,
 }
 
-/// Reads a `--clock`: `none`, `MAIN` or `MAIN+PERIOD/STONES`, in seconds.
-pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
-    let bad = || {
-        format!(
-            "bad clock {text:?}: expected MAIN seconds (\"600\"), MAIN+PERIOD/STONES \
-             (\"300+30/5\") or \"none\""
+/// A `--clock` that is none of the forms [`parse_clock`] reads (the text given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadClock(pub String);
+
+impl fmt::Display for BadClock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad clock {:?}: expected MAIN seconds (\"600\"), MAIN+PERIOD/STONES \
+             (\"300+30/5\") or \"none\"",
+            self.0
         )
-    };
+    }
+}
+
+impl std::error::Error for BadClock {}
+
+/// Reads a `--clock`: `none`, `MAIN` or `MAIN+PERIOD/STONES`, in seconds.
+pub fn parse_clock(text: &str) -> Result<TimeControl, BadClock> {
+    let bad = || BadClock(text.to_string());
     let seconds = |t: &str| {
         t.trim()
             .parse::<f64>()
@@ -172,10 +186,16 @@ pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
     if text.trim().eq_ignore_ascii_case("none") {
         return Ok(TimeControl::Unlimited);
     }
-    let control = match text.split_once('+') {
-        None => TimeControl::Absolute {
-            main: seconds(text)?,
-        },
+    match text.split_once('+') {
+        None => {
+            let main = seconds(text)?;
+            if main <= 0.0 {
+                return Err(bad());
+            }
+            Ok(TimeControl::Absolute {
+                main: clock::duration(main),
+            })
+        }
         Some((main, overtime)) => {
             let (period, stones) = overtime.split_once('/').ok_or_else(bad)?;
             let stones = stones.trim().parse::<u32>().map_err(|_| bad())?;
@@ -183,12 +203,120 @@ pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
             if period <= 0.0 || stones == 0 {
                 return Err(bad());
             }
-            TimeControl::canadian(main, period, stones)
+            let (main, period) = (clock::duration(main), clock::duration(period));
+            Ok(TimeControl::canadian(main, period, stones))
         }
-    };
-    match control {
-        TimeControl::Absolute { main } if main <= 0.0 => Err(bad()),
-        _ => Ok(control),
+    }
+}
+
+/// A file or directory of the match that cannot be read or written: what was done
+/// (`read`, `write`, `create`...), where, and why.
+#[derive(Debug)]
+pub struct FileError {
+    pub action: &'static str,
+    pub path: PathBuf,
+    pub why: io::Error,
+}
+
+impl FileError {
+    fn new(action: &'static str, path: &Path, why: io::Error) -> FileError {
+        FileError {
+            action,
+            path: path.to_path_buf(),
+            why,
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot {} {}: {}",
+            self.action,
+            self.path.display(),
+            self.why
+        )
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// What stops a match (games that are lost are no errors: they are results).
+#[derive(Debug)]
+pub enum MatchError {
+    Settings(SettingsError),
+    CommandLine(CommandLineError),
+    File(FileError),
+    /// An engine that cannot start or answer `name` and `version`: its command line, what
+    /// went wrong, and the command it went wrong on (none: it did not start).
+    Engine {
+        command_line: String,
+        fault: Fault,
+        on: Option<String>,
+    },
+    /// The results file (its path) holds a game (its number, Black, White) that is not
+    /// between the two players.
+    OtherMatch {
+        path: PathBuf,
+        game: usize,
+        black: String,
+        white: String,
+        players: Box<[String; 2]>,
+    },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Settings(why) => write!(f, "{why}"),
+            MatchError::CommandLine(why) => write!(f, "{why}"),
+            MatchError::File(why) => write!(f, "{why}"),
+            MatchError::Engine {
+                command_line,
+                fault,
+                on: None,
+            } => write!(f, "{command_line}: {fault}"),
+            MatchError::Engine {
+                command_line,
+                fault,
+                on: Some(command),
+            } => write!(f, "{command_line}: {fault} on `{command}`"),
+            MatchError::OtherMatch {
+                path,
+                game,
+                black,
+                white,
+                players,
+            } => write!(
+                f,
+                "{} holds game {game} between {black:?} and {white:?}, not between {:?} and \
+                 {:?}: use another --out directory",
+                path.display(),
+                players[0],
+                players[1]
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+impl From<SettingsError> for MatchError {
+    fn from(why: SettingsError) -> Self {
+        MatchError::Settings(why)
+    }
+}
+
+impl From<CommandLineError> for MatchError {
+    fn from(why: CommandLineError) -> Self {
+        MatchError::CommandLine(why)
+    }
+}
+
+impl From<FileError> for MatchError {
+    fn from(why: FileError) -> Self {
+        MatchError::File(why)
     }
 }
 
@@ -263,10 +391,10 @@ pub fn command(args: &MatchArgs) -> ExitCode {
 }
 
 /// Runs the match `args` describes, skipping the games already in `DIR/results.tsv`.
-pub fn run(args: &MatchArgs) -> Result<Summary, String> {
+pub fn run(args: &MatchArgs) -> Result<Summary, MatchError> {
     let plan = Plan::new(args)?;
     let logs = plan.out.join("logs");
-    fs::create_dir_all(&logs).map_err(|why| format!("cannot create {}: {why}", logs.display()))?;
+    fs::create_dir_all(&logs).map_err(|why| FileError::new("create", &logs, why))?;
     let players = plan.identify()?;
     let path = plan.out.join("results.tsv");
     let mut rows = results::load(&path)?;
@@ -295,19 +423,16 @@ pub fn run(args: &MatchArgs) -> Result<Summary, String> {
 }
 
 /// Refuses to mix two matches in one directory: every row must be between the players.
-fn check_players(rows: &[Row], players: &[String; 2], path: &Path) -> Result<(), String> {
+fn check_players(rows: &[Row], players: &[String; 2], path: &Path) -> Result<(), MatchError> {
     let known = |name: &String| players.contains(name);
     match rows.iter().find(|r| !(known(&r.black) && known(&r.white))) {
-        Some(row) => Err(format!(
-            "{} holds game {} between {:?} and {:?}, not between {:?} and {:?}: \
-             use another --out directory",
-            path.display(),
-            row.game,
-            row.black,
-            row.white,
-            players[0],
-            players[1]
-        )),
+        Some(row) => Err(MatchError::OtherMatch {
+            path: path.to_path_buf(),
+            game: row.game,
+            black: row.black.clone(),
+            white: row.white.clone(),
+            players: Box::new(players.clone()),
+        }),
         None => Ok(()),
     }
 }
@@ -324,7 +449,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(args: &MatchArgs) -> Result<Plan, String> {
+    fn new(args: &MatchArgs) -> Result<Plan, MatchError> {
         let komi = args.komi.unwrap_or(args.rules.default_komi);
         let clock = |own: Option<TimeControl>| own.or(args.clock).unwrap_or(TimeControl::Unlimited);
         let mut settings = MatchSettings::new(
@@ -365,7 +490,7 @@ impl Plan {
     /// The players' names for the records: each engine's GTP `name` and `version`; when
     /// those are the same (hoshi against hoshi), the command lines; when those are the
     /// same too, the names numbered. Also checks that both engines start.
-    fn identify(&self) -> Result<[String; 2], String> {
+    fn identify(&self) -> Result<[String; 2], MatchError> {
         let names = [self.identify_one(0)?, self.identify_one(1)?];
         if names[0] != names[1] {
             return Ok(names);
@@ -387,15 +512,20 @@ impl Plan {
     }
 
     /// The engine's name and version, asked of it as it would start for a game 0.
-    fn identify_one(&self, engine: usize) -> Result<String, String> {
+    fn identify_one(&self, engine: usize) -> Result<String, MatchError> {
         let words = &self.command(engine, 0);
         let timeout = self.settings.move_timeout;
+        let failed = |fault, on: Option<&str>| MatchError::Engine {
+            command_line: words.join(" "),
+            fault,
+            on: on.map(String::from),
+        };
         let mut program = Program::start(words, Stdio::null(), timeout, timeout.max(STARTUP))
-            .map_err(|fault| format!("{}: {fault}", words.join(" ")))?;
+            .map_err(|fault| failed(fault, None))?;
         let mut ask = |command: &str| match program.ask(command) {
             Ok(Ok(text)) => Ok(text.split_whitespace().collect::<Vec<_>>().join(" ")),
             Ok(Err(_)) => Ok(String::new()),
-            Err(fault) => Err(format!("{}: {fault} on `{command}`", words.join(" "))),
+            Err(fault) => Err(failed(fault, Some(command))),
         };
         let name = ask("name")?;
         let version = short_version(&ask("version")?);
@@ -423,7 +553,7 @@ impl Plan {
         path: &Path,
         rows: &mut Vec<Row>,
         games: usize,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, MatchError> {
         let mut progress = MatchProgress::new(games.max(rows.len()), rows.len());
         let mut played = 0;
         self.play_all(players, todo, |row| {
@@ -446,8 +576,8 @@ impl Plan {
         &self,
         players: &[String; 2],
         todo: Vec<usize>,
-        mut record: impl FnMut(Row) -> Result<(), String>,
-    ) -> Result<(), String> {
+        mut record: impl FnMut(Row) -> Result<(), MatchError>,
+    ) -> Result<(), MatchError> {
         let queue = Mutex::new(todo.into_iter());
         let (sender, receiver) = mpsc::channel();
         thread::scope(|scope| {
@@ -476,7 +606,7 @@ impl Plan {
     }
 
     /// Plays game `number`, saves its SGF and returns its row.
-    fn play_one(&self, players: &[String; 2], number: usize) -> Result<Row, String> {
+    fn play_one(&self, players: &[String; 2], number: usize) -> Result<Row, MatchError> {
         let seats = self.seats(number);
         let commands = seats.map(|engine| self.command(engine, number));
         let open_log = |role: &str| self.open_log(number, role);
@@ -497,7 +627,7 @@ impl Plan {
         };
         let sgf = record::sgf_path(&self.out, number);
         fs::write(&sgf, sgf_text(&played, &header))
-            .map_err(|why| format!("cannot write {}: {why}", sgf.display()))?;
+            .map_err(|why| FileError::new("write", &sgf, why))?;
         Ok(Row {
             game: number,
             black,

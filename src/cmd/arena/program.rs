@@ -44,6 +44,8 @@ impl fmt::Display for Fault {
     }
 }
 
+impl std::error::Error for Fault {}
+
 /// A GTP answer: `Ok(text)` for `=`, `Err(text)` for `?`.
 pub type Answer = Result<String, String>;
 
@@ -136,7 +138,8 @@ impl Program {
     /// Empty lines before the answer are allowed; any other line is garbage, since GTP
     /// engines may write nothing else on stdout.
     fn answer(&mut self, limit: Duration) -> Result<Answer, Fault> {
-        let deadline = Instant::now() + limit;
+        // No deadline for a limit beyond what the clock can count (`--clock 1e300`).
+        let deadline = Instant::now().checked_add(limit);
         let mut answer: Option<(bool, Vec<String>)> = None;
         loop {
             let line = self.next_line(deadline, limit)?;
@@ -153,8 +156,8 @@ impl Program {
         }
     }
 
-    fn next_line(&self, deadline: Instant, limit: Duration) -> Result<String, Fault> {
-        let left = deadline.saturating_duration_since(Instant::now());
+    fn next_line(&self, deadline: Option<Instant>, limit: Duration) -> Result<String, Fault> {
+        let left = deadline.map_or(limit, |d| d.saturating_duration_since(Instant::now()));
         self.lines.recv_timeout(left).map_err(|why| match why {
             RecvTimeoutError::Timeout => Fault::TimedOut(limit),
             RecvTimeoutError::Disconnected => Fault::Crashed("its output ended".into()),

@@ -40,7 +40,7 @@ fn time_left(played: &Played) -> Vec<Vec<(String, String)>> {
         .zip(&played.clock_left)
         .map(|(turn, left)| {
             left.map_or_else(Vec::new, |left| {
-                sgf::time_left(turn.color, left.seconds, left.stones)
+                sgf::time_left(turn.color, left.time.as_secs_f64(), left.stones)
             })
         })
         .collect()

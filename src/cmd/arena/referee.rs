@@ -86,13 +86,15 @@ impl Loss {
         }
     }
 
-    fn out_of_time(loser: Color, command: &str, used: f64, available: f64) -> Loss {
+    fn out_of_time(loser: Color, command: &str, used: Duration, available: Duration) -> Loss {
         Loss {
             loser,
             on_time: true,
             reason: format!(
-                "{} ran out of time on `{command}`: {used:.2} s with {available:.2} s left",
-                loser.capitalized_name()
+                "{} ran out of time on `{command}`: {:.2} s with {:.2} s left",
+                loser.capitalized_name(),
+                used.as_secs_f64(),
+                available.as_secs_f64()
             ),
         }
     }
@@ -135,9 +137,9 @@ struct Table<'a> {
     clock_left: Vec<Option<TimeLeft>>,
 }
 
-/// Seconds a move may overrun its clock before it loses on time: the pipes and the
+/// How long a move may overrun its clock before it loses on time: the pipes and the
 /// scheduling of processes on a busy machine, which the engine cannot see.
-pub const LAG_TOLERANCE: f64 = 0.1;
+pub const LAG_TOLERANCE: Duration = Duration::from_millis(100);
 
 impl<'a> Table<'a> {
     /// Starts and sets up Black's program, then White's.
@@ -199,8 +201,8 @@ impl<'a> Table<'a> {
         let i = color.index();
         let command = format!("genmove {}", color.lowercase_letter());
         let available = self.clocks[i].available(color);
-        let limit = available.map_or(self.settings.move_timeout, |seconds| {
-            Duration::try_from_secs_f64(seconds + LAG_TOLERANCE).unwrap_or(Duration::MAX)
+        let limit = available.map_or(self.settings.move_timeout, |time| {
+            time.saturating_add(LAG_TOLERANCE)
         });
         let program = &mut self.programs[i];
         if available.is_some() {
@@ -209,9 +211,9 @@ impl<'a> Table<'a> {
         }
         let started = Instant::now();
         let answer = sync::require_within(program, &command, limit);
-        let used = started.elapsed().as_secs_f64();
-        self.seconds[i] += used;
-        if let Some(available) = available.filter(|a| used > a + LAG_TOLERANCE) {
+        let used = started.elapsed();
+        self.seconds[i] += used.as_secs_f64();
+        if let Some(available) = available.filter(|a| used > a.saturating_add(LAG_TOLERANCE)) {
             return Err(Loss::out_of_time(color, &command, used, available));
         }
         self.clocks[i].spend(color, used);

@@ -7,7 +7,9 @@
 //! black_seconds, white_seconds (time spent in `genmove`), black_final_score,
 //! white_final_score (each engine's own count, `-` when it was not asked or has none).
 
+use super::FileError;
 use crate::score::GameResult;
+use std::fmt;
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::Path;
@@ -56,12 +58,12 @@ impl Row {
     }
 
     /// Reads a line written by [`Row::to_line`]. The final-score columns may be missing.
-    pub fn parse(line: &str) -> Result<Row, String> {
+    pub fn parse(line: &str) -> Result<Row, RowError> {
         let fields: Vec<&str> = line.trim_end_matches(['\r', '\n']).split('\t').collect();
         let [game, black, white, result, reason, moves, black_s, white_s, rest @ ..] =
             fields.as_slice()
         else {
-            return Err(format!("{} columns instead of 10", fields.len()));
+            return Err(RowError::Columns(fields.len()));
         };
         let claim = |i: usize| {
             rest.get(i)
@@ -72,7 +74,8 @@ impl Row {
             game: number(game, "game")?,
             black: black.to_string(),
             white: white.to_string(),
-            result: GameResult::parse(result).ok_or(format!("bad result {result:?}"))?,
+            result: GameResult::parse(result)
+                .ok_or_else(|| RowError::Result(result.to_string()))?,
             reason: reason.to_string(),
             moves: number(moves, "moves")?,
             seconds: [seconds(black_s)?, seconds(white_s)?],
@@ -86,29 +89,57 @@ fn cell(text: &str) -> String {
     text.replace(['\t', '\n', '\r'], " ")
 }
 
-fn number(text: &str, what: &str) -> Result<usize, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("bad {what} {text:?}"))
+/// Why a line is not a row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RowError {
+    /// Fewer columns than a row has.
+    Columns(usize),
+    /// A column that must be a whole number (its name) and is not.
+    Number {
+        what: &'static str,
+        text: String,
+    },
+    Result(String),
+    Seconds(String),
 }
 
-fn seconds(text: &str) -> Result<f64, String> {
+impl fmt::Display for RowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RowError::Columns(n) => write!(f, "{n} columns instead of 10"),
+            RowError::Number { what, text } => write!(f, "bad {what} {text:?}"),
+            RowError::Result(text) => write!(f, "bad result {text:?}"),
+            RowError::Seconds(text) => write!(f, "bad seconds {text:?}"),
+        }
+    }
+}
+
+impl std::error::Error for RowError {}
+
+fn number(text: &str, what: &'static str) -> Result<usize, RowError> {
+    text.trim().parse().map_err(|_| RowError::Number {
+        what,
+        text: text.to_string(),
+    })
+}
+
+fn seconds(text: &str) -> Result<f64, RowError> {
     text.trim()
         .parse::<f64>()
         .ok()
         .filter(|s| s.is_finite() && *s >= 0.0)
-        .ok_or(format!("bad seconds {text:?}"))
+        .ok_or_else(|| RowError::Seconds(text.to_string()))
 }
 
 /// The rows of the file at `path` (none when it does not exist yet), each game once.
 /// Lines that cannot be read (a row cut short when a run was killed while writing it)
 /// and repeated games are dropped with a warning, and the file is rewritten without them
 /// so that the rows appended next start on a clean line.
-pub fn load(path: &Path) -> Result<Vec<Row>, String> {
+pub fn load(path: &Path) -> Result<Vec<Row>, FileError> {
     let text = match fs::read(path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(why) if why.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(why) => return Err(format!("cannot read {}: {why}", path.display())),
+        Err(why) => return Err(FileError::new("read", path, why)),
     };
     let (rows, dropped) = read_rows(&text);
     if dropped > 0 || !(text.is_empty() || text.ends_with('\n')) {
@@ -147,7 +178,7 @@ fn read_rows(text: &str) -> (Vec<Row>, usize) {
 
 /// Replaces the file with the header and `rows`, through a temporary file renamed over
 /// it, so that an interruption leaves either the old file or the new one.
-fn rewrite(path: &Path, rows: &[Row]) -> Result<(), String> {
+fn rewrite(path: &Path, rows: &[Row]) -> Result<(), FileError> {
     let mut text = format!("{HEADER}\n");
     for row in rows {
         text.push_str(&row.to_line());
@@ -156,13 +187,13 @@ fn rewrite(path: &Path, rows: &[Row]) -> Result<(), String> {
     let temporary = path.with_extension("tsv.tmp");
     fs::write(&temporary, text)
         .and_then(|()| fs::rename(&temporary, path))
-        .map_err(|why| format!("cannot rewrite {}: {why}", path.display()))
+        .map_err(|why| FileError::new("rewrite", path, why))
 }
 
 /// Appends `row` to the file, creating it with its header first if needed, and flushes
 /// it to disk at once (an interrupted match loses at most the games being played).
-pub fn append(path: &Path, row: &Row) -> Result<(), String> {
-    let fail = |why: std::io::Error| format!("cannot write {}: {why}", path.display());
+pub fn append(path: &Path, row: &Row) -> Result<(), FileError> {
+    let fail = |why| FileError::new("write", path, why);
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)

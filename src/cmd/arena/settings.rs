@@ -4,9 +4,10 @@
 
 use crate::coord::Vertex;
 use crate::game::Game;
-use crate::handicap;
-use crate::player::clock::TimeControl;
+use crate::handicap::{self, HandicapError};
+use crate::player::clock::{self, TimeControl};
 use crate::rules::Ruleset;
+use std::fmt;
 use std::time::Duration;
 
 /// The settings of every game of a match.
@@ -40,14 +41,13 @@ impl MatchSettings {
         stones: usize,
         max_moves: usize,
         move_timeout: f64,
-    ) -> Result<MatchSettings, String> {
-        let mut start =
-            Game::new(size, rules, komi).ok_or(format!("no {size}x{size} board: use 2 to 25"))?;
+    ) -> Result<MatchSettings, SettingsError> {
+        let mut start = Game::new(size, rules, komi).ok_or(SettingsError::Size(size))?;
         if !komi.is_finite() {
-            return Err("komi must be a number".into());
+            return Err(SettingsError::Komi);
         }
         if !(move_timeout.is_finite() && move_timeout > 0.0) {
-            return Err("the move time-out must be a number of seconds above 0".into());
+            return Err(SettingsError::MoveTimeout);
         }
         let (handicap, fixed_handicap) = place_handicap(&mut start, stones)?;
         Ok(MatchSettings {
@@ -55,7 +55,7 @@ impl MatchSettings {
             handicap,
             fixed_handicap,
             max_moves,
-            move_timeout: Duration::from_secs_f64(move_timeout),
+            move_timeout: clock::duration(move_timeout),
             clocks: [TimeControl::Unlimited; 2],
         })
     }
@@ -73,14 +73,42 @@ impl MatchSettings {
     }
 }
 
+/// Why the settings of a match cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsError {
+    /// No board of this size.
+    Size(usize),
+    /// Komi that is not a number.
+    Komi,
+    /// A move time-out that is not a number of seconds above 0.
+    MoveTimeout,
+    /// The handicap cannot be placed.
+    Handicap { stones: usize, why: HandicapError },
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingsError::Size(size) => write!(f, "no {size}x{size} board: use 2 to 25"),
+            SettingsError::Komi => f.write_str("komi must be a number"),
+            SettingsError::MoveTimeout => {
+                f.write_str("the move time-out must be a number of seconds above 0")
+            }
+            SettingsError::Handicap { stones, why } => write!(f, "handicap {stones}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
 /// Puts `stones` handicap stones on `game`; returns them and whether they are the fixed
 /// ones. No stones for 0; 1 is refused, as GTP does (one stone is no handicap: it is
 /// Black's first move, which `--komi 0.5` would describe).
-fn place_handicap(game: &mut Game, stones: usize) -> Result<(Vec<Vertex>, bool), String> {
+fn place_handicap(game: &mut Game, stones: usize) -> Result<(Vec<Vertex>, bool), SettingsError> {
     if stones == 0 {
         return Ok((Vec::new(), false));
     }
-    let refused = |why: handicap::HandicapError| format!("handicap {stones}: {why}");
+    let refused = |why| SettingsError::Handicap { stones, why };
     if stones <= handicap::max_fixed(game.size()) {
         let placed = game.fixed_handicap(stones).map_err(refused)?;
         return Ok((placed, true));
@@ -102,8 +130,16 @@ mod tests {
         let s = MatchSettings::new(5, Ruleset::FRENCH, 0.5, 3, 100, 1.0).unwrap();
         assert!(!s.fixed_handicap);
         assert_eq!(s.handicap.len(), 3);
-        assert!(MatchSettings::new(9, Ruleset::FRENCH, 0.5, 1, 100, 1.0).is_err());
+        assert_eq!(
+            MatchSettings::new(9, Ruleset::FRENCH, 0.5, 1, 100, 1.0)
+                .map_err(|e| e.to_string())
+                .err()
+                .as_deref(),
+            Some("handicap 1: invalid number of stones")
+        );
         assert!(MatchSettings::new(30, Ruleset::FRENCH, 7.5, 0, 100, 1.0).is_err());
         assert!(MatchSettings::new(9, Ruleset::FRENCH, 7.5, 0, 100, 0.0).is_err());
+        let forever = MatchSettings::new(9, Ruleset::FRENCH, 7.5, 0, 100, 1e300).unwrap();
+        assert_eq!(forever.move_timeout, Duration::MAX);
     }
 }

@@ -47,6 +47,8 @@ impl fmt::Display for ProgramError {
     }
 }
 
+impl std::error::Error for ProgramError {}
+
 /// Sends `command`, which must succeed; returns the answer's text.
 pub fn require(program: &mut Program, command: &str) -> Result<String, ProgramError> {
     let answer = program.ask(command);
@@ -104,6 +106,7 @@ pub fn prepare(program: &mut Program, settings: &MatchSettings) -> Result<(), Pr
 pub fn announce_clock(program: &mut Program, control: TimeControl) -> Result<(), ProgramError> {
     match control.to_gtp() {
         Some((main, period, stones)) if program.knows("time_settings") => {
+            let (main, period) = (main.as_secs_f64(), period.as_secs_f64());
             offer(program, &format!("time_settings {main} {period} {stones}"))
         }
         _ => Ok(()),
@@ -121,9 +124,9 @@ pub fn tell_time_left(
         return Ok(());
     }
     let command = format!(
-        "time_left {} {:.0} {}",
+        "time_left {} {} {}",
         color.lowercase_letter(),
-        left.seconds.floor(),
+        left.time.as_secs(),
         left.stones
     );
     offer(program, &command)
@@ -145,13 +148,14 @@ fn announce_rules(program: &mut Program, rules: Ruleset) -> Result<(), ProgramEr
 
 /// The name `kgs-rules` uses for a ruleset, when KGS has it.
 fn kgs_name(rules: Ruleset) -> Option<&'static str> {
-    match rules.name {
-        "japanese" => Some("japanese"),
-        "chinese" => Some("chinese"),
-        "aga" => Some("aga"),
-        "new-zealand" => Some("new_zealand"),
-        _ => None,
-    }
+    [
+        (Ruleset::JAPANESE, "japanese"),
+        (Ruleset::CHINESE, "chinese"),
+        (Ruleset::AGA, "aga"),
+        (Ruleset::NEW_ZEALAND, "new_zealand"),
+    ]
+    .into_iter()
+    .find_map(|(known, name)| (known == rules).then_some(name))
 }
 
 /// `fixed_handicap n` when the stones are GTP's fixed ones and the program knows the
@@ -209,6 +213,14 @@ pub fn replay(program: &mut Program, game: &Game) -> Result<(), ProgramError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kgs_knows_four_rulesets() {
+        assert_eq!(kgs_name(Ruleset::NEW_ZEALAND), Some("new_zealand"));
+        assert_eq!(kgs_name(Ruleset::JAPANESE), Some("japanese"));
+        assert_eq!(kgs_name(Ruleset::FRENCH), None);
+        assert_eq!(kgs_name(Ruleset::TROMP_TAYLOR), None);
+    }
 
     #[test]
     fn handicap_answers_are_compared_as_sets() {
