@@ -138,10 +138,13 @@ fn chain_verdicts(board: &Board, value: impl Fn(Point) -> f64) -> Status {
         }
     }
     let mut status = Status::default();
-    for p in g.points().filter(|&p| board.chain(p) == p) {
+    for p in g.points() {
         let Some(color) = board.color_at(p) else {
             continue;
         };
+        if board.chain(p) != p {
+            continue;
+        }
         let sign = if color == Color::Black { 1.0 } else { -1.0 };
         let (sum, count) = board
             .chain_stones(p)
