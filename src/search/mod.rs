@@ -315,6 +315,9 @@ struct Root {
     /// [`Params::tally_flush`] playouts and when it stops, so that a progress report can
     /// read them during the search ([`tally_so_far`]).
     tally: Mutex<OwnershipMap>,
+    /// Whether some root moves are banned ([`expand_root`]): only then does the root's
+    /// selection look for bans.
+    bans: bool,
 }
 
 /// A search that keeps its tree from one move to the next.
@@ -396,6 +399,18 @@ impl Search {
         }
     }
 
+    /// Simulations (priors excluded) through the node the kept tree reaches from its root
+    /// along `line`, if it has one: a look into the tree for tests and debugging. The root
+    /// is the position of the last search.
+    pub fn line_playouts(&self, line: &[Move]) -> Option<u32> {
+        let tree = self.tree.as_ref()?;
+        let mut index = ROOT;
+        for &mv in line {
+            index = tree.child_with_move(index, mv)?;
+        }
+        Some(tree.node(index).stats().playouts())
+    }
+
     /// Drops the tree (a new game, changed settings).
     pub fn forget(&mut self) {
         self.tree = None;
@@ -435,10 +450,10 @@ impl Search {
         watch: Option<Watch<'_>>,
     ) -> SearchResult {
         let started = Instant::now();
-        let root = root_of(game, color, self.forbidden);
+        let mut root = root_of(game, color, self.forbidden);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        expand_root(&tree, game, &root, &self.config);
+        root.bans = expand_root(&tree, game, &root, &self.config);
         let scores = RootScores::new(&tree);
 
         let playouts = AtomicU64::new(0);
@@ -569,24 +584,28 @@ fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
         komi: game.komi() + bonus,
         forbidden,
         tally: Mutex::new(OwnershipMap::new(game.board().geometry())),
+        bans: false,
     }
 }
 
 /// Gives the root its children: every move legal under the full rules (superko included)
-/// that does not fill one of the player's own eyes, and pass.
-fn expand_root(tree: &Tree, game: &Game, root: &Root, config: &SearchConfig) {
+/// that does not fill one of the player's own eyes, and pass. Returns whether some of them
+/// are banned.
+fn expand_root(tree: &Tree, game: &Game, root: &Root, config: &SearchConfig) -> bool {
     if tree.node(ROOT).is_expanded() {
         // A reused root got its children as an inner node, under simple ko only: moves the
         // full rules forbid here (superko) are banned from selection.
+        let mut bans = false;
         for child in tree.node(ROOT).children() {
             if !game.is_legal(root.to_move, tree.node(child).mv()) {
                 tree.node(child).ban();
+                bans = true;
             }
         }
-        return;
+        return bans;
     }
     if !tree.try_begin_expansion(ROOT) {
-        return;
+        return false;
     }
     // Filling one's own eye is never the move a player wants: it is left out like in the
     // rest of the tree (a player who has nothing else passes).
@@ -606,6 +625,7 @@ fn expand_root(tree: &Tree, game: &Game, root: &Root, config: &SearchConfig) {
         config,
     );
     tree.expand(ROOT, &children);
+    false
 }
 
 fn with_priors(
@@ -756,7 +776,12 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
                 break;
             }
         }
-        let Some(child) = select(tree, index, config) else {
+        let selected = if index == ROOT && root.bans {
+            select::<true>(tree, index, config)
+        } else {
+            select::<false>(tree, index, config)
+        };
+        let Some(child) = selected else {
             break;
         };
         tree.node(child).add_visit();
@@ -851,13 +876,20 @@ fn back_up(tree: &Tree, root: &Root, s: &mut Scratch, half_points: impl Fn(Color
     }
 }
 
-/// The child with the best blend of win rate and AMAF win rate.
-fn select(tree: &Tree, index: u32, config: &SearchConfig) -> Option<u32> {
+/// The child of `index` with the best blend of win rate and AMAF win rate. With `BANS`,
+/// banned children (root moves the full rules forbid, see [`expand_root`]) are left out:
+/// only root children are ever banned, and rarely (a superko), so the selections elsewhere,
+/// which run many times per simulation, do not look.
+fn select<const BANS: bool>(tree: &Tree, index: u32, config: &SearchConfig) -> Option<u32> {
     let k = config.params.rave_equivalence;
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
     for child in tree.node(index).children() {
-        let s = tree.node(child).stats();
+        let node = tree.node(child);
+        if BANS && node.is_banned() {
+            continue;
+        }
+        let s = node.stats();
         let n = f64::from(s.visits);
         let q = s.value();
         let value = if s.amaf_visits == 0 {
