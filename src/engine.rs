@@ -13,7 +13,7 @@ use crate::player::{Choice, Level, MctsPlayer, Mode, Player, RandomPlayer};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
 use crate::search::ownership::{self, Estimate as Ownership};
-use crate::search::{SearchResult, Watch};
+use crate::search::{Params, SearchResult, Watch};
 use crate::sgf::{self, SgfError};
 use std::cell::RefCell;
 use std::io::Read;
@@ -47,6 +47,9 @@ pub struct Settings {
     /// Whether to draw the search on GoGui's board while thinking (`gogui-gfx:` lines on
     /// stderr).
     pub live_gfx: bool,
+    /// The tuning of the search and the player's decisions (`--param`, `hoshi-param`),
+    /// applied at every level.
+    pub params: Params,
 }
 
 impl Default for Settings {
@@ -65,6 +68,7 @@ impl Default for Settings {
             ponder: false,
             random: false,
             live_gfx: false,
+            params: Params::default(),
         }
     }
 }
@@ -82,6 +86,7 @@ impl Settings {
             time: self.time_per_move,
             max_memory: usize::try_from(self.max_memory_mb.saturating_mul(1 << 20)).ok(),
             resign_threshold: self.resign_threshold,
+            params: self.params,
         }
     }
 }

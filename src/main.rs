@@ -5,6 +5,7 @@ use hoshi::engine::{Engine, Settings};
 use hoshi::player::clock;
 use hoshi::player::Level;
 use hoshi::rules::Ruleset;
+use hoshi::search::Params;
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
@@ -89,6 +90,13 @@ struct Cli {
     /// opponent for benchmarks (`hoshi match`).
     #[arg(long)]
     random: bool,
+
+    /// Set a tuning parameter of the search, the priors, the playouts or the player's
+    /// decisions, at every level, e.g. `--param rave_equivalence=2500`; repeat it for more.
+    /// GTP's `hoshi-param` (no argument) lists every key with its value, and
+    /// `hoshi-param KEY VALUE` sets one during a session.
+    #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
+    params: Vec<(String, String)>,
 }
 
 /// What hoshi can do besides speaking GTP.
@@ -135,7 +143,28 @@ fn parse_fraction(text: &str) -> Result<f64, BadValue> {
     }
 }
 
+/// `KEY=VALUE`, the key a parameter and the value one it takes ([`Params::set`]).
+fn parse_param(text: &str) -> Result<(String, String), String> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected KEY=VALUE, not {text:?}"))?;
+    Params::default()
+        .set(key, value)
+        .map_err(|why| why.to_string())?;
+    Ok((key.to_string(), value.to_string()))
+}
+
 impl Cli {
+    /// The parameters: the defaults with every `--param` applied, in order.
+    fn params(&self) -> Params {
+        let mut params = Params::default();
+        for (key, value) in &self.params {
+            // Checked when the command line was read.
+            params.set(key, value).expect("a valid --param");
+        }
+        params
+    }
+
     fn settings(&self) -> Settings {
         Settings {
             level: self.level,
@@ -154,6 +183,7 @@ impl Cli {
             ponder: self.ponder,
             random: self.random,
             live_gfx: self.live_gfx,
+            params: self.params(),
         }
     }
 }
@@ -195,6 +225,9 @@ fn main() -> ExitCode {
         settings.level,
         settings.seed
     );
+    for (key, value) in &cli.params {
+        log::info!("parameter {key} = {value}");
+    }
     let mut engine = Engine::new(settings);
     match hoshi::gtp::run(
         &mut engine,

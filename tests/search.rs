@@ -8,7 +8,7 @@ use hoshi::coord::Color::{self, Black, White};
 use hoshi::coord::Move;
 use hoshi::game::Game;
 use hoshi::rules::Ruleset;
-use hoshi::search::{Budget, Search, SearchConfig, SearchResult};
+use hoshi::search::{Budget, Params, PriorWeights, Search, SearchConfig, SearchResult};
 use std::sync::atomic::AtomicBool;
 
 fn search(game: &Game, color: Color, playouts: u64, config: SearchConfig) -> SearchResult {
@@ -90,14 +90,28 @@ fn the_tree_stays_under_its_memory_cap() {
 }
 
 /// The triple ko of tests/superko.rs: White's sixth capture would repeat a position White
-/// produced. The search must never answer it, whether its tree is new or reused.
+/// produced. The search must never answer it, whether its tree is new or reused. In a
+/// reused tree the move is a child of the root (it was legal under simple ko where the
+/// tree grew it), banned from selection: it gets no simulation once it is the root's. The
+/// priors make every capture look like the best move by far, so that a search that did
+/// not ban it would simulate it at once.
 #[test]
 fn root_moves_respect_superko_even_with_a_reused_tree() {
     let cycle = common::TRIPLE_KO_CYCLE;
     let (black, white) = common::triple_ko_stones();
     let mut game = setup(9, Ruleset::FRENCH, &black, &white, White);
     play(&mut game, White, "A9");
-    let mut search = Search::new(SearchConfig::default(), 3);
+    let config = SearchConfig {
+        params: Params {
+            priors: PriorWeights {
+                capture_one: 1000.0,
+                ..PriorWeights::default()
+            },
+            ..Params::default()
+        },
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, 3);
     let budget = Budget {
         playouts: Some(2000),
         time: None,
@@ -111,7 +125,18 @@ fn root_moves_respect_superko_even_with_a_reused_tree() {
     }
     let forbidden = mv(&game, cycle[5].1);
     assert!(!game.is_legal(White, forbidden));
+    // The last search was Black's, before Black's fifth capture: White's capture after it
+    // is in the tree, simulated under simple ko.
+    let before = search
+        .line_playouts(&[mv(&game, cycle[4].1), forbidden])
+        .expect("the forbidden capture is in the tree");
+    assert!(before > 0);
     let result = search.run(&game, White, budget, &stop);
+    assert_eq!(
+        search.line_playouts(&[forbidden]),
+        Some(before),
+        "the banned move was simulated"
+    );
     assert_ne!(result.best, forbidden);
     assert!(result.candidates.iter().all(|c| c.mv != forbidden));
     assert!(result.candidates.iter().all(|c| game.is_legal(White, c.mv)));

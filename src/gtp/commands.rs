@@ -14,6 +14,8 @@ use crate::handicap::HandicapError;
 use crate::player::clock::{self, TimeControl};
 use crate::player::{Choice, Level, Mode};
 use crate::rules::Ruleset;
+use crate::search::params::Kind;
+use crate::search::Params;
 use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -474,36 +476,57 @@ fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
     }
 }
 
-/// GoGui's parameter dialog: without arguments, one `[type] key value` line per parameter;
-/// with `key value`, sets it. Playouts and time 0 mean the level's own budget.
+/// GoGui's parameter dialog: without arguments, one `[type] key value` line per parameter
+/// (the session's settings, then every tuning parameter of [`Params`]); with `key value`,
+/// sets it. Playouts and time 0 mean the level's own budget. An unknown key or a value the
+/// key does not take is a syntax error, and changes nothing.
 fn hoshi_param(engine: &mut Engine, args: &[String]) -> Reply {
     match args {
-        [] => Ok(parameters(engine)),
+        [] => Ok(parameters(engine)
+            .iter()
+            .map(|(kind, key, value)| format!("[{kind}] {key} {value}"))
+            .collect::<Vec<_>>()
+            .join("\n")),
         [key, value] => set_parameter(engine, key, value),
         _ => Err(Failure::Syntax),
     }
 }
 
-fn parameters(engine: &Engine) -> String {
+/// Every parameter as (GoGui type, key, value).
+fn parameters(engine: &Engine) -> Vec<(String, &'static str, String)> {
     let s = engine.settings();
-    let flag = |on: bool| u8::from(on);
-    [
-        format!("[list/beginner/intermediate/expert] level {}", s.level),
-        format!(
-            "[list/{}] rules {}",
-            Ruleset::PRESETS.map(|r| r.name).join("/"),
-            engine.game().rules()
+    let kind = |name: &str| name.to_string();
+    let flag = |on: bool| u8::from(on).to_string();
+    let mut table = vec![
+        (
+            kind("list/beginner/intermediate/expert"),
+            "level",
+            s.level.to_string(),
         ),
-        format!("[string] playouts {}", s.playouts.unwrap_or(0)),
-        format!(
-            "[string] time {}",
-            s.time_per_move.map_or(0.0, |t| t.as_secs_f64())
+        (
+            format!("list/{}", Ruleset::PRESETS.map(|r| r.name).join("/")),
+            "rules",
+            engine.game().rules().to_string(),
         ),
-        format!("[string] threads {}", s.threads),
-        format!("[bool] ponder {}", flag(s.ponder)),
-        format!("[bool] live_gfx {}", flag(s.live_gfx)),
-    ]
-    .join("\n")
+        (
+            kind("string"),
+            "playouts",
+            s.playouts.unwrap_or(0).to_string(),
+        ),
+        (
+            kind("string"),
+            "time",
+            s.time_per_move.map_or(0.0, |t| t.as_secs_f64()).to_string(),
+        ),
+        (kind("string"), "threads", s.threads.to_string()),
+        (kind("bool"), "ponder", flag(s.ponder)),
+        (kind("bool"), "live_gfx", flag(s.live_gfx)),
+    ];
+    for (key, value) in s.params.list() {
+        let switch = Params::kind(key) == Ok(Kind::Switch);
+        table.push((kind(if switch { "bool" } else { "string" }), key, value));
+    }
+    table
 }
 
 fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
@@ -530,7 +553,14 @@ fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
             let on = args::boolean(value)?;
             engine.reconfigure(|s| s.live_gfx = on);
         }
-        _ => return Err(Failure::Syntax),
+        _ => {
+            let mut params = engine.settings().params;
+            params.set(key, value).map_err(|why| {
+                log::info!("hoshi-param: {why}");
+                Failure::Syntax
+            })?;
+            engine.reconfigure(|s| s.params = params);
+        }
     }
     Ok(String::new())
 }

@@ -6,8 +6,7 @@ use super::judge;
 use super::{Choice, Level, Mode, Player, REGRESSION_SEED};
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
-use crate::search::playout::PlayoutPolicy;
-use crate::search::{Budget, Search, SearchConfig, SearchResult, Watch};
+use crate::search::{Budget, Params, Search, SearchConfig, SearchResult, Watch};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
@@ -31,7 +30,8 @@ pub struct LevelSettings {
 }
 
 impl LevelSettings {
-    /// The settings of `level` with `threads` threads.
+    /// The settings of `level` with `threads` threads and the default [`Params`] (the
+    /// player puts its own in, [`Overrides::params`]: they apply to every level).
     ///
     /// * beginner: 400 playouts with the full playout policy and priors, one thread, the
     ///   move drawn among the candidates by playouts (temperature 1); it plays shapes and
@@ -43,7 +43,6 @@ impl LevelSettings {
     ///   `--time` is given), the most simulated move.
     pub fn of(level: Level, threads: usize) -> LevelSettings {
         let search = SearchConfig {
-            playout: PlayoutPolicy::HEAVY,
             threads: 1,
             ..SearchConfig::default()
         };
@@ -96,20 +95,10 @@ pub struct Overrides {
     pub max_memory: Option<usize>,
     /// Win rate under which to resign; 0 never resigns.
     pub resign_threshold: f64,
+    /// The tuning of the search and of the player's decisions (`--param`, `hoshi-param`),
+    /// whatever the level.
+    pub params: Params,
 }
-
-/// Playouts of a `reg_genmove` search for a level that thinks by time.
-const REGRESSION_PLAYOUTS: u64 = 10_000;
-
-/// A move is drawn (at a temperature) only if it has at least 1/DRAW_SHARE of the best
-/// move's playouts.
-const DRAW_SHARE: u32 = 10;
-
-/// Moves in a row the win rate must stay under the threshold before resigning.
-const RESIGN_MOVES: u32 = 3;
-/// Simulations the best move needs before its win rate is trusted for resigning (or a
-/// quarter of the search, for the small budgets of the weaker levels).
-const RESIGN_MIN_PLAYOUTS: u32 = 500;
 
 /// The Monte Carlo player.
 pub struct MctsPlayer {
@@ -141,6 +130,7 @@ impl MctsPlayer {
 
     fn configure(level: Level, threads: usize, overrides: &Overrides) -> LevelSettings {
         let mut settings = LevelSettings::of(level, threads);
+        settings.search.params = overrides.params;
         if let Some(bytes) = overrides.max_memory {
             settings.search.max_memory = bytes;
         }
@@ -157,6 +147,11 @@ impl MctsPlayer {
         self.settings = Self::configure(level, self.threads, &self.overrides);
         self.search.set_config(self.settings.search);
         self.hopeless_moves = 0;
+    }
+
+    /// The tuning the player searches and decides with.
+    pub fn params(&self) -> &Params {
+        &self.settings.search.params
     }
 
     /// The last search's result (for analysis and logs).
@@ -188,7 +183,7 @@ impl MctsPlayer {
 
     /// The search `reg_genmove` answers from: the same position always gives the same move,
     /// so it runs on one thread, from a fresh tree and a fixed seed, for a fixed number of
-    /// playouts (the level's, or the command line's, else [`REGRESSION_PLAYOUTS`]).
+    /// playouts (the level's, or the command line's, else [`Params::regression_playouts`]).
     fn regression_search(&self, game: &Game, color: Color) -> SearchResult {
         let config = SearchConfig {
             threads: 1,
@@ -198,7 +193,7 @@ impl MctsPlayer {
             .overrides
             .playouts
             .or(self.settings.playouts)
-            .unwrap_or(REGRESSION_PLAYOUTS);
+            .unwrap_or(self.params().regression_playouts);
         let budget = Budget {
             playouts: Some(playouts),
             time: None,
@@ -216,7 +211,7 @@ impl MctsPlayer {
         let floor = result
             .candidates
             .first()
-            .map_or(0, |c| c.playouts / DRAW_SHARE);
+            .map_or(0, |c| c.playouts / self.params().draw_share);
         let pool: Vec<(Move, f64)> = result
             .candidates
             .iter()
@@ -245,8 +240,9 @@ impl MctsPlayer {
     /// Whether to resign after this search.
     fn should_resign(&mut self, result: &SearchResult) -> bool {
         let threshold = self.overrides.resign_threshold;
+        let params = *self.params();
         let trusted = result.candidates.first().is_some_and(|c| {
-            u64::from(c.playouts) >= u64::from(RESIGN_MIN_PLAYOUTS).min(result.playouts / 4)
+            u64::from(c.playouts) >= u64::from(params.resign_min_playouts).min(result.playouts / 4)
         });
         if !self.settings.may_resign || threshold <= 0.0 || !trusted {
             self.hopeless_moves = 0;
@@ -257,7 +253,7 @@ impl MctsPlayer {
         } else {
             self.hopeless_moves = 0;
         }
-        self.hopeless_moves >= RESIGN_MOVES
+        self.hopeless_moves >= params.resign_moves
     }
 }
 
@@ -274,11 +270,6 @@ fn opponent_passed(game: &Game, color: Color) -> bool {
 fn passing_wins(game: &Game, color: Color) -> bool {
     opponent_passed(game, color) && game.score(&judge::judge(game)).result().winner() == Some(color)
 }
-
-/// How much worse than the search's best a capturing move may look and still be preferred
-/// in cleanup: in a finished game every move wins (or loses) alike, and what matters then is
-/// to take the dead stones off the board.
-const CLEANUP_SLACK: f64 = 0.05;
 
 /// The points where `color` should play to take the opponent's dead stones off the board
 /// (`kgs-genmove_cleanup`): the legal liberties of the dead chains, those of the chains
@@ -308,10 +299,16 @@ fn cleanup_points(game: &Game, color: Color) -> Vec<Point> {
 /// business left is the dead stones: the capturing move the search simulated most (a losing
 /// search would rather invade, a winning one fill its own area). When he played on, the
 /// search's best move if a capturing move is clearly worse (an answer to his threat), else
-/// that capturing move. Never a pass while `targets` remain.
-fn cleanup_choice(result: &SearchResult, targets: &[Point], opponent_passed: bool) -> Move {
+/// that capturing move ("clearly": by more than `slack`, [`Params::cleanup_slack`]). Never
+/// a pass while `targets` remain.
+fn cleanup_choice(
+    result: &SearchResult,
+    targets: &[Point],
+    opponent_passed: bool,
+    slack: f64,
+) -> Move {
     let is_target = |mv: Move| matches!(mv, Move::Play(p) if targets.contains(&p));
-    let good_enough = |winrate: f64| opponent_passed || winrate >= result.winrate - CLEANUP_SLACK;
+    let good_enough = |winrate: f64| opponent_passed || winrate >= result.winrate - slack;
     let capture = result
         .candidates
         .iter()
@@ -396,7 +393,12 @@ impl Player for MctsPlayer {
             result.best
         };
         if !targets.is_empty() {
-            mv = cleanup_choice(&result, &targets, opponent_passed(game, color));
+            mv = cleanup_choice(
+                &result,
+                &targets,
+                opponent_passed(game, color),
+                self.params().cleanup_slack,
+            );
         }
         if !game.is_legal(color, mv) {
             mv = Move::Pass;

@@ -11,8 +11,12 @@
 //! The formula (Silver's minimum-MSE schedule, used by Pachi, Fuego and michi):
 //! `value = (1 - β)·Q + β·AMAF`, `β = r / (r + n + r·n/K)`, with `n` visits, `r` AMAF
 //! visits and `K` the RAVE equivalence; no exploration term: priors and RAVE explore.
+//!
+//! Every tuning knob (`K`, the expansion threshold, the priors' weights, the playout
+//! rules...) is a field of [`Params`].
 
 pub mod ownership;
+pub mod params;
 pub mod patterns;
 pub mod playout;
 pub mod priors;
@@ -23,7 +27,8 @@ use crate::coord::{Color, Geometry, Move, SLOTS};
 use crate::game::Game;
 use crate::rules::{Ruleset, Scoring};
 use ownership::OwnershipMap;
-use playout::{Forbidden, MoveRecord, PlayoutPolicy};
+pub use params::{ParamError, Params, PriorWeights};
+use playout::{Forbidden, MoveRecord};
 use priors::Priors;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -32,15 +37,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tree::{NewChild, Tree, ROOT};
 
-/// How the search plays.
+/// How the search plays: its tuning ([`Params`]) and its resources.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchConfig {
-    pub playout: PlayoutPolicy,
-    /// RAVE equivalence `K`: how many real visits a node needs before its own win rate
-    /// weighs as much as the AMAF one.
-    pub rave_equivalence: f64,
-    /// Real simulations through a leaf before it gets children.
-    pub expand_after: u32,
+    pub params: Params,
     /// Whether new nodes get Go knowledge as priors (else only the even prior).
     pub priors: bool,
     pub threads: usize,
@@ -51,9 +51,7 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            playout: PlayoutPolicy::HEAVY,
-            rave_equivalence: 3000.0,
-            expand_after: 8,
+            params: Params::default(),
             priors: true,
             threads: 1,
             max_memory: 1 << 30,
@@ -134,6 +132,7 @@ pub type Watch<'a> = &'a mut dyn FnMut(&Progress<'_>) -> bool;
 /// A search in progress, as its watcher sees it.
 pub struct Progress<'a> {
     tree: &'a Tree,
+    params: &'a Params,
     root: &'a Root,
     scores: &'a RootScores,
     game: &'a Game,
@@ -153,7 +152,7 @@ pub struct MoveInfo {
     /// The move's share of the prior knowledge's wins among the root moves: a policy-like
     /// probability (the root moves' priors add up to 1).
     pub prior: f64,
-    /// A lower confidence bound of the win rate (about two standard errors below).
+    /// A lower confidence bound of the win rate ([`Params::lcb_z`] standard errors below).
     pub lcb: f64,
     /// The points by which the player to move is ahead at the end of the simulations
     /// through this move (this search's, komi included; negative: behind).
@@ -181,6 +180,7 @@ impl Progress<'_> {
     pub fn result(&self) -> SearchResult {
         let mut result = summarize(
             self.tree,
+            self.params,
             self.game,
             self.color,
             self.playouts(),
@@ -197,7 +197,7 @@ impl Progress<'_> {
 
     /// The root moves that have been simulated, most simulated first.
     pub fn moves(&self) -> Vec<MoveInfo> {
-        move_infos(self.tree, self.scores, self.game, self.color)
+        move_infos(self.tree, self.params, self.scores, self.game, self.color)
     }
 
     /// The board searched.
@@ -207,7 +207,13 @@ impl Progress<'_> {
 }
 
 /// The simulated root moves legal under the full rules, most simulated first.
-fn move_infos(tree: &Tree, scores: &RootScores, game: &Game, color: Color) -> Vec<MoveInfo> {
+fn move_infos(
+    tree: &Tree,
+    params: &Params,
+    scores: &RootScores,
+    game: &Game,
+    color: Color,
+) -> Vec<MoveInfo> {
     let for_mover = |margin: f64| {
         if color == Color::Black {
             margin
@@ -241,9 +247,9 @@ fn move_infos(tree: &Tree, scores: &RootScores, game: &Game, color: Color) -> Ve
                     } else {
                         0.0
                     },
-                    lcb: (winrate - 2.0 * spread).max(0.0),
+                    lcb: (winrate - params.lcb_z * spread).max(0.0),
                     score_lead: scores.black_margin(c).map_or(0.0, for_mover),
-                    pv: line_from(tree, c),
+                    pv: line_from(tree, c, params.pv_length),
                 }
             })
         })
@@ -306,15 +312,13 @@ struct Root {
     /// Where the playouts may not play (nowhere, except for the dead-stone judge).
     forbidden: Forbidden,
     /// Ownership and score sums of the playouts so far: each thread adds its own every
-    /// [`TALLY_FLUSH`] playouts and when it stops, so that a progress report can read them
-    /// during the search ([`tally_so_far`]).
+    /// [`Params::tally_flush`] playouts and when it stops, so that a progress report can
+    /// read them during the search ([`tally_so_far`]).
     tally: Mutex<OwnershipMap>,
+    /// Whether some root moves are banned ([`expand_root`]): only then does the root's
+    /// selection look for bans.
+    bans: bool,
 }
-
-/// Playouts a thread sums on its own before adding them to the search's tally: one lock
-/// per this many playouts costs nothing, and a report during the search lags by at most
-/// this many playouts per thread.
-const TALLY_FLUSH: u64 = 64;
 
 /// A search that keeps its tree from one move to the next.
 pub struct Search {
@@ -395,6 +399,18 @@ impl Search {
         }
     }
 
+    /// Simulations (priors excluded) through the node the kept tree reaches from its root
+    /// along `line`, if it has one: a look into the tree for tests and debugging. The root
+    /// is the position of the last search.
+    pub fn line_playouts(&self, line: &[Move]) -> Option<u32> {
+        let tree = self.tree.as_ref()?;
+        let mut index = ROOT;
+        for &mv in line {
+            index = tree.child_with_move(index, mv)?;
+        }
+        Some(tree.node(index).stats().playouts())
+    }
+
     /// Drops the tree (a new game, changed settings).
     pub fn forget(&mut self) {
         self.tree = None;
@@ -434,10 +450,10 @@ impl Search {
         watch: Option<Watch<'_>>,
     ) -> SearchResult {
         let started = Instant::now();
-        let root = root_of(game, color, self.forbidden);
+        let mut root = root_of(game, color, self.forbidden);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        expand_root(&tree, game, &root, &self.config);
+        root.bans = expand_root(&tree, game, &root, &self.config);
         let scores = RootScores::new(&tree);
 
         let playouts = AtomicU64::new(0);
@@ -452,6 +468,7 @@ impl Search {
                     let mut scratch = Scratch::new(root, seed);
                     let limits = Limits {
                         budget,
+                        params: &config.params,
                         started,
                         stop,
                         finished,
@@ -466,6 +483,7 @@ impl Search {
             if let Some(watch) = watch {
                 let progress = Progress {
                     tree: &tree,
+                    params: &self.config.params,
                     root: &root,
                     scores: &scores,
                     game,
@@ -484,6 +502,7 @@ impl Search {
 
         let mut result = summarize(
             &tree,
+            &self.config.params,
             game,
             color,
             playouts.load(Relaxed),
@@ -565,24 +584,28 @@ fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
         komi: game.komi() + bonus,
         forbidden,
         tally: Mutex::new(OwnershipMap::new(game.board().geometry())),
+        bans: false,
     }
 }
 
 /// Gives the root its children: every move legal under the full rules (superko included)
-/// that does not fill one of the player's own eyes, and pass.
-fn expand_root(tree: &Tree, game: &Game, root: &Root, config: &SearchConfig) {
+/// that does not fill one of the player's own eyes, and pass. Returns whether some of them
+/// are banned.
+fn expand_root(tree: &Tree, game: &Game, root: &Root, config: &SearchConfig) -> bool {
     if tree.node(ROOT).is_expanded() {
         // A reused root got its children as an inner node, under simple ko only: moves the
         // full rules forbid here (superko) are banned from selection.
+        let mut bans = false;
         for child in tree.node(ROOT).children() {
             if !game.is_legal(root.to_move, tree.node(child).mv()) {
                 tree.node(child).ban();
+                bans = true;
             }
         }
-        return;
+        return bans;
     }
     if !tree.try_begin_expansion(ROOT) {
-        return;
+        return false;
     }
     // Filling one's own eye is never the move a player wants: it is left out like in the
     // rest of the tree (a player who has nothing else passes).
@@ -602,6 +625,7 @@ fn expand_root(tree: &Tree, game: &Game, root: &Root, config: &SearchConfig) {
         config,
     );
     tree.expand(ROOT, &children);
+    false
 }
 
 fn with_priors(
@@ -612,15 +636,16 @@ fn with_priors(
     moves: &[Move],
     config: &SearchConfig,
 ) -> Vec<NewChild> {
+    let weights = &config.params.priors;
     let priors = config
         .priors
-        .then(|| Priors::new(board, color, last, second_last));
+        .then(|| Priors::new(board, color, last, second_last, weights));
     moves
         .iter()
         .map(|&mv| {
             let (prior_wins, prior_games) = match &priors {
                 Some(p) => p.of(board, color, mv),
-                None => (0.5 * priors::EVEN, priors::EVEN),
+                None => (0.5 * weights.even, weights.even),
             };
             NewChild {
                 mv,
@@ -632,8 +657,9 @@ fn with_priors(
 }
 
 /// The children of an inner node: legal moves (simple ko) that do not fill one of the
-/// mover's own eyes, and pass once the board is half full or after a pass.
-fn inner_moves(board: &Board, color: Color, last: Move) -> Vec<Move> {
+/// mover's own eyes, and pass once fewer than `pass_empty_share` of the points are empty
+/// (half, by default) or after a pass.
+fn inner_moves(board: &Board, color: Color, last: Move, pass_empty_share: f64) -> Vec<Move> {
     let mut moves: Vec<Move> = board
         .empty_points()
         .iter()
@@ -641,8 +667,9 @@ fn inner_moves(board: &Board, color: Color, last: Move) -> Vec<Move> {
         .filter(|&p| board.check(color, p).is_ok() && !board.is_eye(p, color))
         .map(Move::Play)
         .collect();
-    let area = board.size() * board.size();
-    if board.empty_points().len() * 2 < area || last == Move::Pass || moves.is_empty() {
+    let area = (board.size() * board.size()) as f64;
+    let empty = board.empty_points().len() as f64;
+    if empty < pass_empty_share * area || last == Move::Pass || moves.is_empty() {
         moves.push(Move::Pass);
     }
     moves
@@ -650,6 +677,8 @@ fn inner_moves(board: &Board, color: Color, last: Move) -> Vec<Move> {
 
 struct Limits<'a> {
     budget: Budget,
+    /// For how often to check the time and whether the search is settled.
+    params: &'a Params,
     started: Instant,
     stop: &'a AtomicBool,
     finished: &'a AtomicBool,
@@ -665,12 +694,14 @@ impl Limits<'_> {
         }
         let n = self.playouts.fetch_add(1, Relaxed);
         let over = self.budget.playouts.is_some_and(|limit| n >= limit)
-            || (n.is_multiple_of(16)
+            || (n.is_multiple_of(self.params.time_check_period)
                 && self
                     .budget
                     .time
                     .is_some_and(|t| self.started.elapsed() >= t))
-            || (watcher && n % 256 == 255 && self.settled(tree, n));
+            || (watcher
+                && n % self.params.settle_check_period == self.params.settle_check_period - 1
+                && self.settled(tree, n));
         if over {
             self.finished.store(true, Relaxed);
             self.playouts.fetch_sub(1, Relaxed);
@@ -735,17 +766,22 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
         s.starts.push(s.moves.len());
         let node = tree.node(index);
         if !node.is_expanded() {
-            let ready = node.stats().playouts() >= config.expand_after;
+            let ready = node.stats().playouts() >= config.params.expand_after;
             if !(ready && tree.try_begin_expansion(index)) {
                 break;
             }
-            let moves = inner_moves(&s.board, color, last);
+            let moves = inner_moves(&s.board, color, last, config.params.pass_empty_share);
             let children = with_priors(&s.board, color, last, second_last, &moves, config);
             if !tree.expand(index, &children) {
                 break;
             }
         }
-        let Some(child) = select(tree, index, config) else {
+        let selected = if index == ROOT && root.bans {
+            select::<true>(tree, index, config)
+        } else {
+            select::<false>(tree, index, config)
+        };
+        let Some(child) = selected else {
             break;
         };
         tree.node(child).add_visit();
@@ -774,7 +810,7 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
             &mut s.board,
             color,
             last,
-            &config.playout,
+            &config.params.playout,
             &root.forbidden,
             &mut s.rng,
             &mut s.moves,
@@ -786,7 +822,7 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
         scores.add(child, margin);
     }
     s.tally.record(&s.board, margin);
-    if s.tally.playouts() >= TALLY_FLUSH {
+    if s.tally.playouts() >= config.params.tally_flush {
         flush_tally(root, &mut s.tally);
     }
     let black = match margin.partial_cmp(&0.0) {
@@ -840,13 +876,20 @@ fn back_up(tree: &Tree, root: &Root, s: &mut Scratch, half_points: impl Fn(Color
     }
 }
 
-/// The child with the best blend of win rate and AMAF win rate.
-fn select(tree: &Tree, index: u32, config: &SearchConfig) -> Option<u32> {
-    let k = config.rave_equivalence;
+/// The child of `index` with the best blend of win rate and AMAF win rate. With `BANS`,
+/// banned children (root moves the full rules forbid, see [`expand_root`]) are left out:
+/// only root children are ever banned, and rarely (a superko), so the selections elsewhere,
+/// which run many times per simulation, do not look.
+fn select<const BANS: bool>(tree: &Tree, index: u32, config: &SearchConfig) -> Option<u32> {
+    let k = config.params.rave_equivalence;
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
     for child in tree.node(index).children() {
-        let s = tree.node(child).stats();
+        let node = tree.node(child);
+        if BANS && node.is_banned() {
+            continue;
+        }
+        let s = node.stats();
         let n = f64::from(s.visits);
         let q = s.value();
         let value = if s.amaf_visits == 0 {
@@ -866,6 +909,7 @@ fn select(tree: &Tree, index: u32, config: &SearchConfig) -> Option<u32> {
 
 fn summarize(
     tree: &Tree,
+    params: &Params,
     game: &Game,
     color: Color,
     playouts: u64,
@@ -894,7 +938,7 @@ fn summarize(
     SearchResult {
         best,
         winrate,
-        pv: principal_variation(tree),
+        pv: principal_variation(tree, params.pv_length),
         candidates,
         playouts,
         elapsed,
@@ -927,16 +971,16 @@ fn tally_so_far(root: &Root) -> (Vec<f32>, f64) {
     (total.ownership(), total.score_lead())
 }
 
-/// The most simulated line from the root.
-fn principal_variation(tree: &Tree) -> Vec<Move> {
-    let mut pv = line_from(tree, ROOT);
+/// The most simulated line from the root, at most `length` moves.
+fn principal_variation(tree: &Tree, length: usize) -> Vec<Move> {
+    let mut pv = line_from(tree, ROOT, length);
     pv.remove(0);
     pv
 }
 
-/// The move of node `start` followed by the most simulated line below it (at most 30
-/// moves in all).
-fn line_from(tree: &Tree, start: u32) -> Vec<Move> {
+/// The move of node `start` followed by the most simulated line below it, at most
+/// `length` moves after the start.
+fn line_from(tree: &Tree, start: u32, length: usize) -> Vec<Move> {
     let mut line = vec![tree.node(start).mv()];
     let mut index = start;
     while let Some(child) = tree
@@ -944,7 +988,7 @@ fn line_from(tree: &Tree, start: u32) -> Vec<Move> {
         .children()
         .max_by_key(|&c| tree.node(c).stats().playouts())
     {
-        if tree.node(child).stats().playouts() == 0 || line.len() > 30 {
+        if tree.node(child).stats().playouts() == 0 || line.len() > length {
             break;
         }
         line.push(tree.node(child).mv());

@@ -47,6 +47,10 @@ pub struct PlayoutPolicy {
     /// `self_atari` in the search's playouts, because a lone stone's self-atari can be a
     /// useful throw-in.
     pub lone_self_atari: f64,
+    /// Moves a playout may last, per point of the board ([`PlayoutPolicy::max_moves`]):
+    /// 3 is far beyond a real game (captures refill the board), yet a bound against a cycle
+    /// of captures.
+    pub moves_per_point: usize,
 }
 
 impl PlayoutPolicy {
@@ -61,6 +65,7 @@ impl PlayoutPolicy {
         pattern: 0.9,
         self_atari: 0.9,
         lone_self_atari: 0.45,
+        moves_per_point: 3,
     };
 
     /// Uniform random moves that do not fill own eyes: the board benchmark, and the
@@ -73,6 +78,7 @@ impl PlayoutPolicy {
         pattern: 0.0,
         self_atari: 0.0,
         lone_self_atari: 0.0,
+        moves_per_point: 3,
     };
 
     /// The quick ownership estimate's playouts ([`super::ownership::estimate`]): each side
@@ -88,7 +94,13 @@ impl PlayoutPolicy {
         pattern: 0.0,
         self_atari: 1.0,
         lone_self_atari: 1.0,
+        moves_per_point: 3,
     };
+
+    /// Moves a playout may last on a board of `size`.
+    pub fn max_moves(&self, size: usize) -> usize {
+        self.moves_per_point * size * size
+    }
 }
 
 /// Empty points where each color may not play in a playout, except to capture or to save
@@ -130,14 +142,8 @@ pub struct PlayoutEnd {
     pub black_lead: i32,
 }
 
-/// Moves a playout may last on a board of `size`: three times its points, far beyond a
-/// real game (captures refill the board) yet a bound against a cycle of captures.
-pub fn max_moves(size: usize) -> usize {
-    3 * size * size
-}
-
 /// Plays `board` out from `to_move` (the opponent's last move being `last`) until two
-/// passes in a row or [`max_moves`], recording every stone played and never playing where
+/// passes in a row or [`PlayoutPolicy::max_moves`], recording every stone played and never playing where
 /// `forbidden` says (except atari answers); then counts the final board by area.
 pub fn play_out(
     board: &mut Board,
@@ -148,7 +154,7 @@ pub fn play_out(
     rng: &mut SmallRng,
     record: &mut MoveRecord,
 ) -> PlayoutEnd {
-    let max_moves = max_moves(board.size());
+    let max_moves = config.max_moves(board.size());
     let mut color = to_move;
     let mut last = last;
     let mut passes = 0;

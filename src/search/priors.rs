@@ -1,18 +1,18 @@
 //! Prior knowledge for new tree nodes, as virtual games added to their statistics
 //! (progressive bias, the way michi and Pachi do it): every move starts even, and Go
 //! knowledge tilts the start. A move with a big prior is explored first and needs many real
-//! simulations to be overturned.
+//! simulations to be overturned. The weights are [`PriorWeights`], part of the search's
+//! parameters.
 
+use super::params::PriorWeights;
 use super::patterns;
 use super::playout;
 use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 
-/// Virtual games of the even prior (value 0.5) every move gets.
-pub const EVEN: f64 = 10.0;
-
 /// Prior knowledge about the moves of one position, computed once per expansion.
-pub struct Priors {
+pub struct Priors<'w> {
+    weights: &'w PriorWeights,
     /// Moves that answer the last move's atari (capture or escape).
     atari_answers: Vec<Point>,
     /// What ladders say about the whole board.
@@ -23,9 +23,16 @@ pub struct Priors {
     nakade: Option<Point>,
 }
 
-impl Priors {
-    /// Prepares the priors of `color`'s moves on `board`, the last two moves being given.
-    pub fn new(board: &Board, color: Color, last: Move, second_last: Move) -> Priors {
+impl<'w> Priors<'w> {
+    /// Prepares the priors of `color`'s moves on `board`, the last two moves being given,
+    /// with the weights `weights`.
+    pub fn new(
+        board: &Board,
+        color: Color,
+        last: Move,
+        second_last: Move,
+        weights: &'w PriorWeights,
+    ) -> Priors<'w> {
         let last = match last {
             Move::Play(p) if board.color_at(p).is_some() => Some(p),
             _ => None,
@@ -43,59 +50,69 @@ impl Priors {
         };
         let sources = [last, second_last].into_iter().flatten();
         Priors {
+            weights,
             nakade: last.and_then(|l| playout::nakade(board, color, l)),
             atari_answers,
             ladders: Ladders::read(board, color),
-            distances: cfg_distances(board, sources),
+            distances: cfg_distances(board, sources, weights.closeness_reach()),
         }
     }
 
     /// (virtual wins, virtual games) for `color` playing `mv`.
     pub fn of(&self, board: &Board, color: Color, mv: Move) -> (f64, f64) {
+        let w = self.weights;
         let Move::Play(p) = mv else {
             // Passing is rarely right while the board is open.
-            return (0.1 * EVEN, EVEN);
+            return (w.pass_value * w.even, w.even);
         };
-        let mut wins = 0.5 * EVEN;
-        let mut games = EVEN;
-        let mut add = |w: f64, g: f64| {
-            wins += w;
-            games += g;
+        let mut wins = 0.5 * w.even;
+        let mut games = w.even;
+        let mut add = |won: f64, played: f64| {
+            wins += won;
+            games += played;
         };
         if board.is_eye(p, color) {
-            add(0.0, 2.0 * EVEN);
+            add(0.0, w.own_eye);
         }
         if self.ladders.caught_escapes.contains(&p) {
             // Running out of atari into a ladder only feeds the opponent more stones, however
             // close and well shaped the move looks.
-            return (0.5 * EVEN, 5.0 * EVEN);
+            return (w.caught_escape_value * w.caught_escape, w.caught_escape);
         }
         let captured = board.capture_size(color, p);
         if captured > 0 || self.atari_answers.contains(&p) {
-            let weight = if captured > 1 { 3.0 * EVEN } else { 1.5 * EVEN };
+            let weight = if captured > 1 {
+                w.capture_many
+            } else {
+                w.capture_one
+            };
             add(weight, weight);
         } else if board.is_self_atari(color, p) {
-            add(0.0, EVEN);
+            add(0.0, w.self_atari);
         }
         for &(_, stones) in self.ladders.captures.iter().filter(|m| m.0 == p) {
-            let weight = if stones > 1 { 3.0 * EVEN } else { 1.5 * EVEN };
+            let weight = if stones > 1 {
+                w.ladder_capture_many
+            } else {
+                w.ladder_capture_one
+            };
             add(weight, weight);
         }
         if self.nakade == Some(p) {
-            add(1.5 * EVEN, 1.5 * EVEN);
+            add(w.nakade, w.nakade);
         }
         if self.ladders.saves.contains(&p) {
-            add(1.5 * EVEN, 1.5 * EVEN);
+            add(w.ladder_save, w.ladder_save);
         }
         if patterns::matches(board.neighbourhood_code(p)) {
-            add(EVEN, EVEN);
+            add(w.pattern, w.pattern);
         }
         if let Some(bonus) = self.closeness(p) {
             add(bonus, bonus);
         }
-        match (edge_line(board, p), empty_around(board, p)) {
-            (1 | 2, true) => add(0.0, EVEN),
-            (3, true) => add(EVEN, EVEN),
+        match (edge_line(board, p), empty_around(board, p, w.open_radius)) {
+            (1 | 2, true) => add(0.0, w.edge_open),
+            (3, true) => add(w.third_line_open, w.third_line_open),
             _ => {}
         }
         (wins, games)
@@ -103,12 +120,8 @@ impl Priors {
 
     /// Virtual wins for playing close to the last moves (distance 1, 2, 3).
     fn closeness(&self, p: Point) -> Option<f64> {
-        match self.distances.get(p.index()).copied()? {
-            1 => Some(2.4 * EVEN),
-            2 => Some(2.2 * EVEN),
-            3 => Some(0.8 * EVEN),
-            _ => None,
-        }
+        self.weights
+            .closeness(self.distances.get(p.index()).copied()?)
     }
 }
 
@@ -151,15 +164,12 @@ impl Ladders {
     }
 }
 
-/// How far the closeness prior reaches.
-const MAX_DISTANCE: u8 = 3;
-
 /// Distances from the `sources` (moves just played) in the common fate graph, up to
-/// [`MAX_DISTANCE`], indexed by point (`u8::MAX` beyond): one step to a neighbour, none
+/// `max` (how far the closeness prior reaches), indexed by point (`u8::MAX` beyond): one step to a neighbour, none
 /// along a chain, whose stones share one fate. The liberties of a long chain the last move
 /// extended are as close to it as its own neighbours: in a capturing race they are the moves
 /// that matter, however far from the last stone they lie.
-fn cfg_distances(board: &Board, sources: impl Iterator<Item = Point>) -> Vec<u8> {
+fn cfg_distances(board: &Board, sources: impl Iterator<Item = Point>, max: u8) -> Vec<u8> {
     let g = board.geometry();
     let mut distance = vec![u8::MAX; g.slots()];
     let mut queue = Vec::new();
@@ -185,7 +195,7 @@ fn cfg_distances(board: &Board, sources: impl Iterator<Item = Point>) -> Vec<u8>
         let p = queue[next];
         next += 1;
         let d = distance[p.index()];
-        if d >= MAX_DISTANCE {
+        if d >= max {
             continue;
         }
         for n in g.neighbours(p) {
@@ -205,14 +215,26 @@ fn edge_line(board: &Board, p: Point) -> usize {
     c.min(r).min(size - 1 - c).min(size - 1 - r) + 1
 }
 
-/// Whether no stone lies within Manhattan distance 2 of `p` (an open area).
-fn empty_around(board: &Board, p: Point) -> bool {
+/// Whether no stone lies within Manhattan distance `radius` of `p` (an open area).
+fn empty_around(board: &Board, p: Point, radius: u32) -> bool {
+    // This runs for every move of every new node: the default radius gets its own copy of
+    // the loop, with constant bounds the compiler unrolls (as fast as before the radius
+    // was a parameter).
+    if radius == 2 {
+        no_stone_within(board, p, 2)
+    } else {
+        no_stone_within(board, p, radius.min(board.size() as u32) as i32)
+    }
+}
+
+#[inline(always)]
+fn no_stone_within(board: &Board, p: Point, radius: i32) -> bool {
     let g = board.geometry();
     let v = g.vertex(p);
     let size = board.size() as i32;
-    for dy in -2i32..=2 {
-        for dx in -2i32..=2 {
-            if dx.abs() + dy.abs() > 2 {
+    for dy in -radius..=radius {
+        for dx in -radius..=radius {
+            if dx.abs() + dy.abs() > radius {
                 continue;
             }
             let (c, r) = (v.col as i32 + dx, v.row as i32 + dy);
@@ -233,7 +255,8 @@ mod tests {
 
     fn value(black: &str, white: &str, color: Color, last: &str, mv: &str) -> f64 {
         let (b, p) = crate::board::test_board(9, black, white);
-        let priors = Priors::new(&b, color, Move::Play(p(last)), Move::Pass);
+        let weights = PriorWeights::default();
+        let priors = Priors::new(&b, color, Move::Play(p(last)), Move::Pass, &weights);
         let (wins, games) = priors.of(&b, color, Move::Play(p(mv)));
         wins / games
     }
@@ -251,7 +274,8 @@ mod tests {
     fn a_working_ladder_is_worth_starting() {
         let (b, p) = crate::board::test_board(9, "C4 D3 E5", "D4");
         let atari = b.ladder_atari(p("D4")).expect("a ladder");
-        let priors = Priors::new(&b, Color::Black, Move::Play(p("E5")), Move::Pass);
+        let weights = PriorWeights::default();
+        let priors = Priors::new(&b, Color::Black, Move::Play(p("E5")), Move::Pass, &weights);
         let with_ladder = priors
             .ladders
             .captures
@@ -273,7 +297,7 @@ mod tests {
         // Black's last move E5 extends the chain B5-E5: the liberties at its far end are as
         // close as E5's own neighbours.
         let (b, p) = crate::board::test_board(9, "B5 C5 D5 E5", "");
-        let d = cfg_distances(&b, [p("E5")].into_iter());
+        let d = cfg_distances(&b, [p("E5")].into_iter(), 3);
         let at = |v: &str| d[p(v).index()];
         assert_eq!(at("E5"), 0);
         assert_eq!(at("B5"), 0);
@@ -285,9 +309,10 @@ mod tests {
         assert_eq!(at("H5"), 3);
         assert_eq!(at("J5"), u8::MAX);
         // The prior follows: B4 (a liberty far from E5) is worth as much as F5.
-        let priors = Priors::new(&b, Color::White, Move::Play(p("E5")), Move::Pass);
+        let weights = PriorWeights::default();
+        let priors = Priors::new(&b, Color::White, Move::Play(p("E5")), Move::Pass, &weights);
         assert_eq!(priors.closeness(p("B4")), priors.closeness(p("F5")));
-        assert_eq!(priors.closeness(p("H5")), Some(0.8 * EVEN));
+        assert_eq!(priors.closeness(p("H5")), Some(weights.closeness_3));
         assert_eq!(priors.closeness(p("J9")), None);
     }
 }

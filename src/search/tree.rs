@@ -42,11 +42,16 @@ pub struct Node {
     child_count: AtomicU16,
     /// 0 leaf, 1 being expanded, 2 expanded.
     state: AtomicU8,
+    /// [`BANNED`] or 0 (the node's last spare byte).
+    flags: AtomicU8,
 }
 
 const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
+
+/// A root move the full rules forbid (superko): selection never picks it.
+const BANNED: u8 = 1;
 
 /// Statistics of a node, read at one moment.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -149,12 +154,17 @@ impl Node {
         self.amaf_wins.fetch_add(half_points, Relaxed);
     }
 
-    /// Makes the move look lost for good, so that selection never picks it (a root move the
-    /// full rules forbid).
+    /// Bans the move from selection (a root move the full rules forbid); its statistics
+    /// stay as they are. A copy of the node ([`Tree::subtree`]) is not banned: whether a
+    /// move is forbidden depends on the position it is played from.
     pub fn ban(&self) {
-        self.visits.fetch_add(1 << 24, Relaxed);
-        self.prior_visits.fetch_add(1 << 24, Relaxed);
-        self.amaf_visits.store(0, Relaxed);
+        self.flags.fetch_or(BANNED, Relaxed);
+    }
+
+    /// Whether the move is banned from selection.
+    #[inline]
+    pub fn is_banned(&self) -> bool {
+        self.flags.load(Relaxed) & BANNED != 0
     }
 
     pub fn is_expanded(&self) -> bool {
@@ -187,6 +197,7 @@ impl Node {
         self.child_count.store(0, Relaxed);
         self.first_child.store(0, Relaxed);
         self.state.store(LEAF, Relaxed);
+        self.flags.store(0, Relaxed);
     }
 
     fn copy_stats_from(&self, other: &Node) {
@@ -392,6 +403,23 @@ mod tests {
         let stats = node.stats();
         assert!((stats.value() - 10.0 / 12.0).abs() < 1e-9);
         assert_eq!(stats.simulated_value(), 0.5);
+    }
+
+    #[test]
+    fn a_ban_is_a_flag_that_copies_do_not_keep() {
+        let tree = Tree::new(1 << 20);
+        tree.try_begin_expansion(ROOT);
+        tree.expand(ROOT, &[child(12), child(13)]);
+        let banned = tree.node(ROOT).children().start;
+        let before = tree.node(banned).stats();
+        tree.node(banned).ban();
+        assert!(tree.node(banned).is_banned());
+        assert!(!tree.node(banned + 1).is_banned());
+        assert_eq!(tree.node(banned).stats(), before, "statistics untouched");
+        let copy = tree.subtree(ROOT, 1 << 20);
+        let first = copy.node(ROOT).children().start;
+        assert!(!copy.node(first).is_banned());
+        assert_eq!(copy.node(first).stats(), before);
     }
 
     #[test]

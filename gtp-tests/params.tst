@@ -1,0 +1,64 @@
+# The tuning parameters (src/search/params.rs): hoshi-param lists every one after the
+# session's settings, as GoGui's parameter dialog wants it (`[type] key value`), and sets one
+# by name; an unknown key or a value the key does not take is a syntax error and changes
+# nothing. (One line checked per listing: the checker backtracks.)
+
+1 hoshi-param
+#? [.*\n\[string\] rave_equivalence 3000\n\[string\] expand_after 8\n.*]
+2 hoshi-param
+#? [.*\n\[bool\] playout_escapes 1\n.*]
+3 hoshi-param
+#? [.*\n\[string\] prior_even 10\n.*]
+4 hoshi-param
+#? [.*\n\[string\] regression_playouts 10000]
+
+10 hoshi-param rave_equivalence 2500
+#? []
+11 hoshi-param
+#? [.*\n\[string\] rave_equivalence 2500\n.*]
+
+12 hoshi-param playout_lone_self_atari 0.3
+13 hoshi-param
+#? [.*\n\[string\] playout_lone_self_atari 0.3\n.*]
+14 hoshi-param prior_closeness_3 7.25
+15 hoshi-param
+#? [.*\n\[string\] prior_closeness_3 7.25\n.*]
+16 hoshi-param playout_escapes false
+17 hoshi-param
+#? [.*\n\[bool\] playout_escapes 0\n.*]
+
+hoshi-param no_such_parameter 1
+#! [syntax error]
+
+hoshi-param rave_equivalence nonsense
+#! [syntax error]
+
+hoshi-param rave_equivalence 0
+#! [syntax error]
+
+hoshi-param playout_atari 1.5
+#! [syntax error]
+
+hoshi-param expand_after -1
+#! [syntax error]
+
+hoshi-param rave_equivalence
+#! [syntax error]
+
+# Nothing changed.
+20 hoshi-param
+#? [.*\n\[string\] rave_equivalence 2500\n\[string\] expand_after 8\n.*]
+21 hoshi-param
+#? [.*\n\[string\] playout_atari 0.9\n.*]
+
+# The engine plays on with changed parameters, at every level.
+30 boardsize 5
+31 clear_board
+32 hoshi-param expand_after 1000000
+33 genmove b
+#? [[A-E][1-5]]
+34 hoshi-level beginner
+35 genmove w
+#? [[A-E][1-5]|pass]
+36 hoshi-param
+#? [.*\n\[string\] expand_after 1000000\n.*]

@@ -1,0 +1,566 @@
+//! Every tuning knob of the search, named in one place, the way michi (`PRIOR_EVEN`,
+//! `RAVE_EQUIV`, `EXPAND_VISITS`...), Pachi (`uct` and `prior` parameters) and Leela Zero
+//! (`cfg_*`) name theirs: [`Params`], with the priors' weights in [`PriorWeights`] and the
+//! playouts' rules in [`PlayoutPolicy`]. [`Params::default`] is the engine as it plays;
+//! `hoshi --param KEY=VALUE` and GTP `hoshi-param KEY VALUE` change a knob by name without a
+//! rebuild ([`Params::set`]), and `hoshi-param` lists them all ([`Params::list`]).
+//!
+//! Structural constants that are not a matter of tuning stay where they are used: the tree's
+//! chunk size and node states, the pattern tables, the board's limits.
+
+use super::playout::PlayoutPolicy;
+use std::fmt;
+use std::ops::RangeInclusive;
+
+/// The search's tuning knobs, and those of the player's decisions around it.
+///
+/// The last group (from [`Params::draw_share`] on) is read by the player
+/// (`player::mcts`), not by the search: those knobs live here all the same, so that one
+/// table ([`Params::set`], [`Params::list`]) names every knob of the engine and
+/// `hoshi-param` and `--param` reach them alike. The search ignores them. The dead-stone
+/// judge's searches (`player::judge`) keep the defaults: their verdict must not change
+/// with the playing settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// RAVE equivalence `K` of Silver's minimum-MSE schedule
+    /// `β = r / (r + n + r·n/K)`: how many real visits a node needs before its own win rate
+    /// weighs as much as its AMAF one. 3000 is michi's `RAVE_EQUIV` and in Pachi's range;
+    /// AMAF evidence is plentiful but biased, so it leads only while a node is young.
+    pub rave_equivalence: f64,
+    /// Real simulations through a leaf before it gets children (michi's `EXPAND_VISITS`
+    /// is 8 too): expanding at once would spend the tree's memory and the priors' work on
+    /// leaves that are never visited again.
+    pub expand_after: u32,
+    /// Standard errors below the win rate for the lower confidence bound analysis shows
+    /// (`lcb` of `lz-analyze`): about 97.7% one-sided confidence at 2.
+    pub lcb_z: f64,
+    /// Pass is a child of an inner node once fewer than this share of the board's points
+    /// are empty (and always after a pass, or when nothing else is left): while the board
+    /// is open a pass is never right, and in the tree it would only cost simulations.
+    pub pass_empty_share: f64,
+    /// Length of the lines analysis shows: the principal variation from the root has at
+    /// most this many moves, a root move's line this many after the move itself; deeper
+    /// lines rest on too few simulations to mean anything.
+    pub pv_length: usize,
+    /// Simulations between two looks at the clock: reading it costs about as much as a
+    /// cheap playout step, and 16 simulations last well under a millisecond.
+    pub time_check_period: u64,
+    /// Simulations between two checks (by the first thread) whether the most simulated
+    /// root move can still be caught up with in the budget left (the early stop that saves
+    /// time for later moves): the check sorts the root's children.
+    pub settle_check_period: u64,
+    /// Playouts a thread sums on its own before adding them to the search's ownership and
+    /// score tally under a lock: a report during the search lags by at most this many
+    /// playouts per thread. With 64 the whole tally costs 2-3% of search time (user CPU of
+    /// `reg_genmove`, 30,000 playouts on 9x9: 0.54 s before the tally, 0.55 s after).
+    pub tally_flush: u64,
+    /// The simulations' playout rules (MoGo-style atari answers, tactics, nakade, patterns,
+    /// self-atari refusals) and their length: [`PlayoutPolicy::HEAVY`]. The rules trade
+    /// speed for judgement: ladder-aware escapes, two-liberty tactics and nakade cost about
+    /// 40% of the search's playouts per second (README's speed suite, one thread, empty
+    /// board: 42,748 to 24,176 on 9x9, 10,424 to 6,110 on 19x19), and reading full ladders
+    /// in every playout would cost a third more, so the tree's priors read them instead.
+    pub playout: PlayoutPolicy,
+    /// Prior knowledge given to new nodes as virtual games.
+    pub priors: PriorWeights,
+    /// Player: when a level draws its move at a temperature, a candidate takes part only
+    /// with at least 1/`draw_share` of the best move's playouts, so that the weaker levels
+    /// err among moves the search thought reasonable, not among blunders.
+    pub draw_share: u32,
+    /// Player: moves in a row whose win rate must stay under the resign threshold before
+    /// resigning: one bleak search may be a horizon effect.
+    pub resign_moves: u32,
+    /// Player: simulations the best move needs before its win rate is trusted for
+    /// resigning (or a quarter of the search, for the small budgets of the weaker levels).
+    pub resign_min_playouts: u32,
+    /// Player: how much worse than the search's best a capturing move may look and still
+    /// be preferred in cleanup (`kgs-genmove_cleanup`): in a finished game every move wins
+    /// (or loses) alike, and what matters then is to take the dead stones off the board.
+    pub cleanup_slack: f64,
+    /// Player: playouts of a `reg_genmove` search for a level that thinks by time (a
+    /// regression answer must not depend on the machine's speed).
+    pub regression_playouts: u64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            rave_equivalence: 3000.0,
+            expand_after: 8,
+            lcb_z: 2.0,
+            pass_empty_share: 0.5,
+            pv_length: 30,
+            time_check_period: 16,
+            settle_check_period: 256,
+            tally_flush: 64,
+            playout: PlayoutPolicy::HEAVY,
+            priors: PriorWeights::default(),
+            draw_share: 10,
+            resign_moves: 3,
+            resign_min_playouts: 500,
+            cleanup_slack: 0.05,
+            regression_playouts: 10_000,
+        }
+    }
+}
+
+/// The weights of the hand-made Go knowledge in the priors, in virtual games (michi's
+/// `PRIOR_*` values, whose even prior is 10 games too): every move starts with
+/// [`PriorWeights::even`] games at 0.5, and each feature that applies adds its games as
+/// wins (a bonus) or as losses (a penalty). A move with a big prior is explored first and
+/// needs many real simulations to be overturned (progressive bias).
+///
+/// They are kept apart from the other parameters so that another source of prior
+/// knowledge (a policy network's probability per move, say) can be mixed in later beside
+/// them with a weight of its own (a sibling field of [`Params::priors`], its virtual games
+/// added where the search sums each new child's prior), without touching these.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PriorWeights {
+    /// Games at value 0.5 every move starts with (michi's `PRIOR_EVEN`): the inertia that
+    /// keeps one lucky playout from deciding a new node.
+    pub even: f64,
+    /// Value of a pass over [`PriorWeights::even`] games: passing is rarely right while
+    /// the board is open.
+    pub pass_value: f64,
+    /// Losses for filling one of our own eyes (the tree leaves such moves out; the prior
+    /// still says so where asked).
+    pub own_eye: f64,
+    /// Games given to running out of atari into a working ladder, at
+    /// [`PriorWeights::caught_escape_value`], instead of every other feature: the escape
+    /// only feeds the opponent more stones, however close and well shaped it looks.
+    pub caught_escape: f64,
+    /// Value of a caught escape over its [`PriorWeights::caught_escape`] games.
+    pub caught_escape_value: f64,
+    /// Wins for capturing one stone, or for answering the last move's atari (capture or
+    /// escape): michi's `PRIOR_CAPTURE_ONE`.
+    pub capture_one: f64,
+    /// Wins for capturing two stones or more: michi's `PRIOR_CAPTURE_MANY`.
+    pub capture_many: f64,
+    /// Losses for a self-atari that captures nothing (michi's `PRIOR_SELFATARI`).
+    pub self_atari: f64,
+    /// Wins for an atari that captures one opponent stone in a ladder (read for the whole
+    /// board at every new node: on 19x19 a ladder decides fights far from the last move,
+    /// where the playouts rarely look).
+    pub ladder_capture_one: f64,
+    /// Wins for an atari that captures two stones or more in a ladder.
+    pub ladder_capture_many: f64,
+    /// Wins for the vital point of the eye space the last move closed (nakade): it kills,
+    /// like a capture.
+    pub nakade: f64,
+    /// Wins for the extension that gives three liberties to one of our chains the opponent
+    /// could ladder.
+    pub ladder_save: f64,
+    /// Wins for a move that matches a MoGo 3x3 shape (michi's `PRIOR_PAT3`).
+    pub pattern: f64,
+    /// Wins for playing at distance 1 from the last two moves in the common fate graph (a
+    /// chain counts as one point, so the liberties of a long chain the last move extended
+    /// are as close as the last stone's neighbours): michi's `PRIOR_CFG[0]`. Local answers
+    /// are the usual right ones.
+    pub closeness_1: f64,
+    /// Wins at distance 2 (michi's `PRIOR_CFG[1]`).
+    pub closeness_2: f64,
+    /// Wins at distance 3 (michi's `PRIOR_CFG[2]`). The distances are read as far as the
+    /// farthest one with a bonus above 0, and no farther.
+    pub closeness_3: f64,
+    /// Losses for a move on the first or second line in an open area (no stone within
+    /// [`PriorWeights::open_radius`]): michi's `PRIOR_EMPTYAREA`, the opening's slow moves.
+    pub edge_open: f64,
+    /// Wins for a move on the third line in an open area: the opening's territorial line.
+    pub third_line_open: f64,
+    /// Manhattan distance within which no stone may lie for an area to count as open.
+    pub open_radius: u32,
+}
+
+impl Default for PriorWeights {
+    fn default() -> Self {
+        PriorWeights {
+            even: 10.0,
+            pass_value: 0.1,
+            own_eye: 20.0,
+            caught_escape: 50.0,
+            caught_escape_value: 0.1,
+            capture_one: 15.0,
+            capture_many: 30.0,
+            self_atari: 10.0,
+            ladder_capture_one: 15.0,
+            ladder_capture_many: 30.0,
+            nakade: 15.0,
+            ladder_save: 15.0,
+            pattern: 10.0,
+            closeness_1: 24.0,
+            closeness_2: 22.0,
+            closeness_3: 8.0,
+            edge_open: 10.0,
+            third_line_open: 10.0,
+            open_radius: 2,
+        }
+    }
+}
+
+impl PriorWeights {
+    /// Virtual wins for playing at `distance` from the last moves, if any.
+    pub fn closeness(&self, distance: u8) -> Option<f64> {
+        let bonus = match distance {
+            1 => self.closeness_1,
+            2 => self.closeness_2,
+            3 => self.closeness_3,
+            _ => return None,
+        };
+        (bonus > 0.0).then_some(bonus)
+    }
+
+    /// How far the closeness prior reaches: the farthest distance with a bonus.
+    pub fn closeness_reach(&self) -> u8 {
+        (1..=3)
+            .rev()
+            .find(|&d| self.closeness(d).is_some())
+            .unwrap_or(0)
+    }
+}
+
+/// Why a parameter could not be set. Nothing has changed when one is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// No parameter has this name.
+    UnknownKey(String),
+    /// The value is not one the parameter takes.
+    BadValue {
+        key: &'static str,
+        value: String,
+        /// What the parameter takes, in words.
+        expected: String,
+    },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::UnknownKey(key) => write!(f, "unknown parameter {key:?}"),
+            ParamError::BadValue {
+                key,
+                value,
+                expected,
+            } => write!(f, "{key} takes {expected}, not {value:?}"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// What kind of value a parameter takes (GoGui's parameter dialog shows a switch as a
+/// check box).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A real number.
+    Number,
+    /// A whole number.
+    Count,
+    /// On or off: `1`/`0`, `true`/`false`, `on`/`off` when set, `1`/`0` when listed.
+    Switch,
+}
+
+impl Params {
+    /// Sets the parameter `key` from its text; on an error nothing changes.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        let field = field(key)?;
+        (field.set)(self, value.trim()).map_err(|expected| ParamError::BadValue {
+            key: field.key,
+            value: value.to_string(),
+            expected,
+        })
+    }
+
+    /// The value of the parameter `key`, as text that [`Params::set`] reads back to the
+    /// same value.
+    pub fn get(&self, key: &str) -> Result<String, ParamError> {
+        Ok((field(key)?.get)(self))
+    }
+
+    /// Every parameter as `(key, value)`, in the order of the struct's fields.
+    pub fn list(&self) -> Vec<(&'static str, String)> {
+        FIELDS.iter().map(|f| (f.key, (f.get)(self))).collect()
+    }
+
+    /// The kind of value the parameter `key` takes.
+    pub fn kind(key: &str) -> Result<Kind, ParamError> {
+        Ok((field(key)?.kind)(&Params::default()))
+    }
+}
+
+fn field(key: &str) -> Result<&'static Field, ParamError> {
+    FIELDS
+        .iter()
+        .find(|f| f.key == key)
+        .ok_or_else(|| ParamError::UnknownKey(key.to_string()))
+}
+
+/// One parameter of the table: its name, and how to read, write and describe it.
+struct Field {
+    key: &'static str,
+    get: fn(&Params) -> String,
+    /// Sets the field, or says what it takes.
+    set: fn(&mut Params, &str) -> Result<(), String>,
+    kind: fn(&Params) -> Kind,
+}
+
+/// The types of the parameters: how each reads and writes its text.
+trait Value: Copy + PartialOrd + fmt::Display {
+    const KIND: Kind;
+    fn parse(text: &str) -> Option<Self>;
+    fn show(self) -> String;
+    /// What a value in `range` is, in words.
+    fn expected(range: &RangeInclusive<Self>) -> String;
+    fn kind(&self) -> Kind {
+        Self::KIND
+    }
+}
+
+impl Value for f64 {
+    const KIND: Kind = Kind::Number;
+
+    fn parse(text: &str) -> Option<f64> {
+        text.parse::<f64>().ok().filter(|x| x.is_finite())
+    }
+
+    /// The shortest text that reads back to the same number.
+    fn show(self) -> String {
+        if self != 0.0 && !(1e-4..1e15).contains(&self.abs()) {
+            format!("{self:e}")
+        } else {
+            format!("{self}")
+        }
+    }
+
+    fn expected(range: &RangeInclusive<f64>) -> String {
+        match (*range.start(), *range.end()) {
+            (lo, _) if lo == f64::MIN_POSITIVE => "a number above 0".to_string(),
+            (lo, hi) if hi == f64::INFINITY => format!("a number of at least {lo}"),
+            (lo, hi) => format!("a number from {lo} to {hi}"),
+        }
+    }
+}
+
+macro_rules! counts {
+    ($($t:ty),*) => {$(
+        impl Value for $t {
+            const KIND: Kind = Kind::Count;
+
+            fn parse(text: &str) -> Option<$t> {
+                text.parse::<$t>().ok()
+            }
+
+            fn show(self) -> String {
+                self.to_string()
+            }
+
+            fn expected(range: &RangeInclusive<$t>) -> String {
+                if *range.end() == <$t>::MAX {
+                    format!("a whole number of at least {}", range.start())
+                } else {
+                    format!("a whole number from {} to {}", range.start(), range.end())
+                }
+            }
+        }
+    )*};
+}
+counts!(u32, u64, usize);
+
+impl Value for bool {
+    const KIND: Kind = Kind::Switch;
+
+    fn parse(text: &str) -> Option<bool> {
+        match text.to_ascii_lowercase().as_str() {
+            "1" | "true" | "on" => Some(true),
+            "0" | "false" | "off" => Some(false),
+            _ => None,
+        }
+    }
+
+    fn show(self) -> String {
+        u8::from(self).to_string()
+    }
+
+    fn expected(_: &RangeInclusive<bool>) -> String {
+        "1 or 0 (true or false)".to_string()
+    }
+}
+
+/// Any number (of at least 0 where the range says so).
+const AT_LEAST_0: RangeInclusive<f64> = 0.0..=f64::INFINITY;
+/// A number above 0.
+const ABOVE_0: RangeInclusive<f64> = f64::MIN_POSITIVE..=f64::INFINITY;
+/// A share or a probability.
+const SHARE: RangeInclusive<f64> = 0.0..=1.0;
+
+/// The table of the parameters: `"key" => field.path in range;`, in the order of the
+/// struct's fields. The one place that names them.
+macro_rules! table {
+    ($($key:literal => $($field:ident).+ in $range:expr;)*) => {
+        const FIELDS: &[Field] = &[$(
+            Field {
+                key: $key,
+                get: |p| Value::show(p.$($field).+),
+                set: |p, text| {
+                    let range = $range;
+                    match Value::parse(text) {
+                        Some(v) if range.contains(&v) => {
+                            p.$($field).+ = v;
+                            Ok(())
+                        }
+                        _ => Err(Value::expected(&range)),
+                    }
+                },
+                kind: |p| Value::kind(&p.$($field).+),
+            },
+        )*];
+    };
+}
+
+table! {
+    "rave_equivalence" => rave_equivalence in ABOVE_0;
+    "expand_after" => expand_after in 0..=u32::MAX;
+    "lcb_z" => lcb_z in AT_LEAST_0;
+    "pass_empty_share" => pass_empty_share in SHARE;
+    "pv_length" => pv_length in 0..=usize::MAX;
+    "time_check_period" => time_check_period in 1..=u64::MAX;
+    "settle_check_period" => settle_check_period in 1..=u64::MAX;
+    "tally_flush" => tally_flush in 1..=u64::MAX;
+    "playout_atari" => playout.atari in SHARE;
+    "playout_escapes" => playout.escapes in false..=true;
+    "playout_tactics" => playout.tactics in SHARE;
+    "playout_nakade" => playout.nakade in SHARE;
+    "playout_pattern" => playout.pattern in SHARE;
+    "playout_self_atari" => playout.self_atari in SHARE;
+    "playout_lone_self_atari" => playout.lone_self_atari in SHARE;
+    "playout_moves_per_point" => playout.moves_per_point in 1..=usize::MAX;
+    "prior_even" => priors.even in AT_LEAST_0;
+    "prior_pass_value" => priors.pass_value in SHARE;
+    "prior_own_eye" => priors.own_eye in AT_LEAST_0;
+    "prior_caught_escape" => priors.caught_escape in AT_LEAST_0;
+    "prior_caught_escape_value" => priors.caught_escape_value in SHARE;
+    "prior_capture_one" => priors.capture_one in AT_LEAST_0;
+    "prior_capture_many" => priors.capture_many in AT_LEAST_0;
+    "prior_self_atari" => priors.self_atari in AT_LEAST_0;
+    "prior_ladder_capture_one" => priors.ladder_capture_one in AT_LEAST_0;
+    "prior_ladder_capture_many" => priors.ladder_capture_many in AT_LEAST_0;
+    "prior_nakade" => priors.nakade in AT_LEAST_0;
+    "prior_ladder_save" => priors.ladder_save in AT_LEAST_0;
+    "prior_pattern" => priors.pattern in AT_LEAST_0;
+    "prior_closeness_1" => priors.closeness_1 in AT_LEAST_0;
+    "prior_closeness_2" => priors.closeness_2 in AT_LEAST_0;
+    "prior_closeness_3" => priors.closeness_3 in AT_LEAST_0;
+    "prior_edge_open" => priors.edge_open in AT_LEAST_0;
+    "prior_third_line_open" => priors.third_line_open in AT_LEAST_0;
+    "prior_open_radius" => priors.open_radius in 0..=u32::MAX;
+    "draw_share" => draw_share in 1..=u32::MAX;
+    "resign_moves" => resign_moves in 1..=u32::MAX;
+    "resign_min_playouts" => resign_min_playouts in 0..=u32::MAX;
+    "cleanup_slack" => cleanup_slack in SHARE;
+    "regression_playouts" => regression_playouts in 1..=u64::MAX;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_reads_back_what_it_lists() {
+        let defaults = Params::default();
+        let mut params = defaults;
+        for (key, value) in defaults.list() {
+            params.set(key, &value).unwrap();
+            assert_eq!(params.get(key).unwrap(), value);
+        }
+        assert_eq!(params, defaults);
+        let keys: Vec<_> = defaults.list().into_iter().map(|(k, _)| k).collect();
+        let mut unique = keys.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), keys.len(), "a key named twice");
+    }
+
+    /// Each key reaches its own field: changing one changes the struct, and no two keys
+    /// change the same field.
+    #[test]
+    fn every_key_has_its_own_field() {
+        let defaults = Params::default();
+        let mut seen: Vec<Params> = Vec::new();
+        for (key, value) in defaults.list() {
+            let mut params = defaults;
+            let other = match Params::kind(key).unwrap() {
+                Kind::Switch => if value == "1" { "0" } else { "1" }.to_string(),
+                Kind::Count => (value.parse::<u64>().unwrap() + 1).to_string(),
+                Kind::Number => {
+                    let x: f64 = value.parse().unwrap();
+                    (if x >= 1.0 { x + 1.0 } else { x / 2.0 }).to_string()
+                }
+            };
+            params.set(key, &other).unwrap();
+            assert_ne!(params, defaults, "{key}");
+            assert!(
+                !seen.contains(&params),
+                "{key} changes a field another key does"
+            );
+            seen.push(params);
+        }
+    }
+
+    #[test]
+    fn bad_values_and_unknown_keys_change_nothing() {
+        let mut params = Params::default();
+        for (key, value) in [
+            ("rave_equivalence", "0"),
+            ("rave_equivalence", "-3"),
+            ("rave_equivalence", "inf"),
+            ("rave_equivalence", "NaN"),
+            ("expand_after", "-1"),
+            ("expand_after", "1.5"),
+            ("playout_atari", "1.1"),
+            ("playout_escapes", "maybe"),
+            ("tally_flush", "0"),
+            ("draw_share", "0"),
+        ] {
+            assert!(
+                matches!(params.set(key, value), Err(ParamError::BadValue { .. })),
+                "{key} {value}"
+            );
+        }
+        assert_eq!(
+            params.set("rave", "3000"),
+            Err(ParamError::UnknownKey("rave".to_string()))
+        );
+        assert_eq!(params, Params::default());
+        let error = params.set("playout_atari", "2").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "playout_atari takes a number from 0 to 1, not \"2\""
+        );
+        assert_eq!(
+            params.set("rave_equivalence", "x").unwrap_err().to_string(),
+            "rave_equivalence takes a number above 0, not \"x\""
+        );
+    }
+
+    #[test]
+    fn numbers_read_back_exactly() {
+        let mut params = Params::default();
+        for text in ["2500", "0.1", "1e300", "3.0000000000000004", "0.00001"] {
+            params.set("rave_equivalence", text).unwrap();
+            let shown = params.get("rave_equivalence").unwrap();
+            assert_eq!(shown.parse::<f64>(), text.parse::<f64>(), "{text} {shown}");
+        }
+        assert_eq!(params.get("rave_equivalence").unwrap(), "1e-5");
+        params.set("rave_equivalence", "2500").unwrap();
+        assert_eq!(params.get("rave_equivalence").unwrap(), "2500");
+        assert_eq!(params.rave_equivalence, 2500.0);
+    }
+
+    #[test]
+    fn the_closeness_reach_follows_the_bonuses() {
+        let mut weights = PriorWeights::default();
+        assert_eq!(weights.closeness_reach(), 3);
+        weights.closeness_3 = 0.0;
+        assert_eq!(weights.closeness_reach(), 2);
+        assert_eq!(weights.closeness(3), None);
+    }
+}
