@@ -1,7 +1,10 @@
 //! The match runner (`hoshi match`): the results table and resuming, the Elo and
 //! confidence-interval maths, the SGF records, and whole matches between small fake GTP
 //! engines (`examples/fake_engine.rs`) that pass, play scripted moves, crash, answer
-//! garbage, play illegal moves or fall silent, and between real hoshi processes. GNU Go joins in when it is installed.
+//! garbage, play illegal moves or fall silent, and between real hoshi processes. One test
+//! plays GNU Go, and is ignored unless asked for by name (it needs GNU Go installed).
+
+mod common;
 
 use clap::Parser;
 use hoshi::arena::stats::{elo, wilson, Z95};
@@ -999,22 +1002,12 @@ fn assert_fair_ending(row: &Row) {
     );
 }
 
-/// GNU Go 3.8, when installed (`apt-get install gnugo`).
-fn gnugo() -> Option<String> {
-    let found = ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"]
-        .into_iter()
-        .find(|p| Path::new(p).exists());
-    if found.is_none() {
-        eprintln!("SKIPPED: GNU Go is not installed (apt-get install gnugo)");
-    }
-    found.map(String::from)
-}
-
 #[test]
-fn hoshi_against_gnu_go_with_gnu_go_as_referee() {
-    let Some(gnugo) = gnugo() else { return };
+#[ignore = "needs GNU Go 3.8 (gnugo on PATH or in /usr/games)"]
+fn hoshi_against_gnugo_with_gnugo_as_referee() {
+    let gnugo = common::gnugo();
     let s = Scratch::new("gnugo");
-    let engine = format!("{gnugo} --mode gtp --level 1 --chinese-rules");
+    let engine = format!("{} --mode gtp --level 1 --chinese-rules", gnugo.display());
     let mut args = s.args(&engine, &hoshi("--seed 5"));
     args.games = 2;
     args.alternate = true;
