@@ -1,5 +1,5 @@
 //! A fake GTP engine that does what its arguments say, for the match runner's tests
-//! (`tests/arena.rs`), which find it next to their own binary, in
+//! (`tests/it/arena.rs`), which find it next to their own binary, in
 //! `target/<profile>/examples/` (`cargo test` builds it).
 //!
 //! Options, each `KEY=VALUE`:

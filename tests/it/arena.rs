@@ -4,7 +4,7 @@
 //! garbage, play illegal moves or fall silent, and between real hoshi processes. One test
 //! plays GNU Go, and is ignored unless asked for by name (it needs GNU Go installed).
 
-mod common;
+use crate::common;
 
 use clap::Parser;
 use hoshi::arena::stats::{elo, wilson, Z95};
@@ -32,7 +32,7 @@ fn fake_engine() -> String {
         .expect("the test binary is in target/<profile>/deps");
     assert!(
         path.is_file(),
-        "no fake engine at {}: `cargo test` builds it, `cargo test --test NAME` does not \
+        "no fake engine at {}: `cargo test` builds it, `cargo test --test it` does not \
          (run `cargo build --example fake_engine` with the same profile first)",
         path.display()
     );

@@ -7,7 +7,7 @@
 //! answers at once only if the interrupt or the new input stopped it); they are far above
 //! any real answer time.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Child, ChildStdin};

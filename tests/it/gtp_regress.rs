@@ -18,7 +18,7 @@
 //! line at the end and none inside. The engine runs in `gtp-tests/`, so files there are
 //! named by relative paths, as gogui-regress does too.
 
-mod common;
+use crate::common;
 
 use regex::{Regex, RegexBuilder};
 use std::io::{BufRead, BufReader, Write};

@@ -34,7 +34,7 @@
 //! -- --ignored gnugo`), and without GNU Go they fail. `HOSHI_GNUGO_SCALE=N` multiplies the
 //! number of games (a longer soak).
 
-mod common;
+use crate::common;
 
 use hoshi::board::{Board, Illegal};
 use hoshi::coord::{Color, Move, Point};

@@ -5,7 +5,7 @@
 //! the position must be what it was before (compared through `showboard`, which shows the
 //! stones, captures, move number, player to move, komi, rules and handicap).
 
-mod common;
+use crate::common;
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;

@@ -1,9 +1,9 @@
 //! The tree search on positions with a clear answer, its memory cap, and root legality
 //! under superko.
 
-mod common;
+use crate::common;
 
-use common::{mv, play, point, setup};
+use crate::common::{mv, play, point, setup};
 use hoshi::coord::Color::{self, Black, White};
 use hoshi::coord::Move;
 use hoshi::game::Game;
@@ -89,7 +89,7 @@ fn the_tree_stays_under_its_memory_cap() {
     assert!(game.is_legal(Black, result.best));
 }
 
-/// The triple ko of tests/superko.rs: White's sixth capture would repeat a position White
+/// The triple ko of tests/it/superko.rs: White's sixth capture would repeat a position White
 /// produced. The search must never answer it, whether its tree is new or reused.
 #[test]
 fn root_moves_respect_superko_even_with_a_reused_tree() {
