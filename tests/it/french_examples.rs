@@ -1,7 +1,6 @@
 //! Every worked example of the French rule text (../shared/seeds/000_8ba5034f2fb185a9.txt),
 //! on the 9×9 board its diagrams use (columns A..J without I, rows from the bottom).
 
-
 use crate::common::{mv, play, point, setup, stones};
 use hoshi::board::Illegal;
 use hoshi::coord::Color::{Black, White};

@@ -2,7 +2,6 @@
 //! names (invalid number of stones, board not empty, bad vertex list) leaving the game as it
 //! was, and handicap stones that undo does not remove.
 
-
 use crate::common::{play, stones};
 use hoshi::coord::{Color, Vertex};
 use hoshi::game::Game;
