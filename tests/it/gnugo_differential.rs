@@ -166,14 +166,12 @@ impl Drop for Gnugo {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = writeln!(stdin, "quit").and_then(|()| stdin.flush());
         }
+        // It has exited when its output closes (the reader thread then drops the sender).
         let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            match self.child.try_wait() {
-                Ok(Some(_)) => return,
-                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-                Err(_) => break,
-            }
-        }
+        while let Ok(_answer) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {}
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
