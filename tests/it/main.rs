@@ -2,8 +2,8 @@
 //! under `tests/`, but every test binary links the whole engine with the release profile's
 //! fat LTO, so one binary builds several times faster than sixteen.
 //!
-//! Tests that need GNU Go (their names contain `gnugo`) are `#[ignore]`d; `.ci/run` runs
-//! them by name.
+//! Tests that need GNU Go (their names contain `gnugo`) and the memory soak test (`soak`)
+//! are `#[ignore]`d; `.ci/run` runs them by name.
 
 mod common;
 
@@ -21,4 +21,5 @@ mod random_games;
 mod review;
 mod search;
 mod sgf;
+mod soak;
 mod superko;
