@@ -244,10 +244,13 @@ fn soak_two_hundred_games_and_a_long_analysis_in_a_flat_memory() {
 
     let mib = |kib: u64| kib as f64 / 1024.0;
     let tree = nodes * 32; // bytes a node, asserted beside `Node` in src/search/tree.rs
-    println!(
-        "{GAMES} games, {moves} moves ({endings:?}); VmRSS after game {EARLY_GAME}: {:.1} MiB, \
-         after game {GAMES}: {:.1} MiB, analysing: up to {:.1} MiB, at the end: {:.1} MiB; \
-         the analysis ({lines} lines) tree: {nodes} nodes, {:.1} MiB",
+
+    // Straight to stderr, which the test harness does not capture: CI logs show the numbers.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "soak: {GAMES} games, {moves} moves ({endings:?}); VmRSS after game \
+         {EARLY_GAME}: {:.1} MiB, after game {GAMES}: {:.1} MiB, analysing: up to {:.1} MiB, \
+         at the end: {:.1} MiB; the analysis ({lines} lines) tree: {nodes} nodes, {:.1} MiB",
         mib(early),
         mib(late),
         mib(analysing),
