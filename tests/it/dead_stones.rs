@@ -8,9 +8,9 @@
 //! shape in a corner, a group alive only by ko, neutral points. Each comment says whether
 //! GNU Go 3.8 (`--chinese-rules`, `final_status_list dead`, `final_score`) agrees.
 
-mod common;
+use crate::common;
 
-use common::{diagram, names};
+use crate::common::{diagram, names};
 use hoshi::coord::Color;
 use hoshi::player::judge;
 use hoshi::rules::Ruleset;

@@ -2,7 +2,7 @@
 //! process gets a `?` answer (with its id), is not run, and the commands after it are
 //! answered as usual, on a position the long line did not touch.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::time::Duration;

@@ -1,9 +1,7 @@
 //! Every worked example of the French rule text (../shared/seeds/000_8ba5034f2fb185a9.txt),
 //! on the 9×9 board its diagrams use (columns A..J without I, rows from the bottom).
 
-mod common;
-
-use common::{mv, play, point, setup, stones};
+use crate::common::{mv, play, point, setup, stones};
 use hoshi::board::Illegal;
 use hoshi::coord::Color::{Black, White};
 use hoshi::rules::Ruleset;

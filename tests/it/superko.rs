@@ -2,9 +2,9 @@
 //! superko disagree, and a triple ko that simple ko lets cycle forever while every superko
 //! rule cuts it.
 
-mod common;
+use crate::common;
 
-use common::{mv, play, setup};
+use crate::common::{mv, play, setup};
 use hoshi::board::Illegal;
 use hoshi::coord::Color::{self, Black, White};
 use hoshi::game::Game;

@@ -1,9 +1,9 @@
 //! The tree search on positions with a clear answer, its memory cap, and root legality
 //! under superko.
 
-mod common;
+use crate::common;
 
-use common::{mv, play, point, setup};
+use crate::common::{mv, play, point, setup};
 use hoshi::coord::Color::{self, Black, White};
 use hoshi::coord::Move;
 use hoshi::game::Game;
@@ -46,7 +46,10 @@ fn captures_a_big_chain_in_atari() {
 /// A four-stone White chain in atari on an open board, White to move: it must run out at
 /// F5 (the only liberty), not play elsewhere and lose it. White G7 breaks the ladder that
 /// would follow (without it Black G5 captures in a ladder to the corner: GNU Go 3.8's
-/// `attack F5` says G5, and hoshi's search then rightly gives the chain up).
+/// `attack F5` says G5, and hoshi's search then rightly gives the chain up). The position
+/// is lost for White either way (every candidate is near 22%), so at 3,000 playouts one
+/// seed in ten prefers another move by a hair: the test asks for F5 from at least 8 of 10
+/// seeds, which a search that did not see the escape would not give.
 #[test]
 fn saves_its_own_chain_from_atari() {
     let game = setup(
@@ -57,13 +60,19 @@ fn saves_its_own_chain_from_atari() {
         White,
     );
     assert_eq!(game.board().liberty_count(point(&game, "D4")), 1);
-    let result = search(&game, White, 3000, SearchConfig::default());
-    assert_eq!(
-        result.best,
-        mv(&game, "F5"),
-        "{:?}",
-        &result.candidates[..3]
-    );
+    let budget = Budget {
+        playouts: Some(3000),
+        time: None,
+    };
+    let bests: Vec<Move> = (1..=10)
+        .map(|seed| {
+            Search::new(SearchConfig::default(), seed)
+                .run(&game, White, budget, &AtomicBool::new(false))
+                .best
+        })
+        .collect();
+    let escapes = bests.iter().filter(|&&b| b == mv(&game, "F5")).count();
+    assert!(escapes >= 8, "F5 from {escapes} seeds of 10: {bests:?}");
 }
 
 /// With several threads the search stays within its memory cap.
@@ -89,7 +98,7 @@ fn the_tree_stays_under_its_memory_cap() {
     assert!(game.is_legal(Black, result.best));
 }
 
-/// The triple ko of tests/superko.rs: White's sixth capture would repeat a position White
+/// The triple ko of tests/it/superko.rs: White's sixth capture would repeat a position White
 /// produced. The search must never answer it, whether its tree is new or reused. In a
 /// reused tree the move is a child of the root (it was legal under simple ko where the
 /// tree grew it), banned from selection: it gets no simulation once it is the root's. The

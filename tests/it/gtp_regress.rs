@@ -18,8 +18,9 @@
 //! line at the end and none inside. The engine runs in `gtp-tests/`, so files there are
 //! named by relative paths, as gogui-regress does too.
 
-mod common;
+use crate::common;
 
+use regex::{Regex, RegexBuilder};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout};
@@ -215,7 +216,7 @@ fn check_answer(last: Option<&mut Asked>, spec: &str) -> Result<(), String> {
         Some(p) => (true, p),
         None => (false, pattern),
     };
-    let passed = asked.success && Regex::new(pattern)?.full_match(&asked.text) != negated;
+    let passed = asked.success && expectation(pattern)?.is_match(&asked.text) != negated;
     let got = if asked.success { "=" } else { "?" };
     match (passed, known_failure) {
         (true, false) | (false, true) => Ok(()),
@@ -241,7 +242,7 @@ fn check_error(last: Option<&mut Asked>, spec: &str) -> Result<(), String> {
     }
     asked.checked = true;
     let pattern = bracketed(spec)?;
-    if !asked.success && Regex::new(pattern)?.full_match(&asked.text) {
+    if !asked.success && expectation(pattern)?.is_match(&asked.text) {
         Ok(())
     } else {
         let got = if asked.success { "=" } else { "?" };
@@ -273,282 +274,42 @@ fn quit(engine: &mut Engine) -> Result<(), String> {
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// A small backtracking regex engine for the expectations: literals, `.`, classes `[a-z]`
-// `[^...]`, `\d \s \w` (and capitals), escapes, groups `(...)` `(?:...)`, `|`, `* + ?
-// {n} {n,} {n,m}` (lazy and possessive marks accepted, matched greedily: only whether the
-// whole answer matches counts), `^` and `$` at line boundaries.
-
-#[derive(Debug, Clone)]
-enum Node {
-    Char(char),
-    Any,
-    Class {
-        items: Vec<(char, char)>,
-        negated: bool,
-    },
-    LineStart,
-    LineEnd,
-    Alternatives(Vec<Vec<Node>>),
-    Repeat {
-        node: Box<Node>,
-        min: usize,
-        max: Option<usize>,
-    },
-}
-
-struct Regex {
-    alternatives: Vec<Vec<Node>>,
-}
-
-impl Regex {
-    fn new(pattern: &str) -> Result<Regex, String> {
-        let mut parser = RegexParser {
-            chars: pattern.chars().collect(),
-            at: 0,
-        };
-        let alternatives = parser.alternatives()?;
-        if parser.at < parser.chars.len() {
-            return Err(format!("bad regex {pattern:?}: unmatched ')'"));
-        }
-        Ok(Regex { alternatives })
-    }
-
-    fn full_match(&self, text: &str) -> bool {
-        let text: Vec<char> = text.chars().collect();
-        let node = Node::Alternatives(self.alternatives.clone());
-        match_node(&node, 0, &text, &mut |end| end == text.len())
-    }
-}
-
-struct RegexParser {
-    chars: Vec<char>,
-    at: usize,
-}
-
-impl RegexParser {
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
-    }
-
-    fn next(&mut self) -> Result<char, String> {
-        let c = self.peek().ok_or("regex ends too early")?;
-        self.at += 1;
-        Ok(c)
-    }
-
-    fn alternatives(&mut self) -> Result<Vec<Vec<Node>>, String> {
-        let mut alternatives = vec![self.sequence()?];
-        while self.peek() == Some('|') {
-            self.at += 1;
-            alternatives.push(self.sequence()?);
-        }
-        Ok(alternatives)
-    }
-
-    fn sequence(&mut self) -> Result<Vec<Node>, String> {
-        let mut nodes = Vec::new();
-        while let Some(c) = self.peek() {
-            if c == '|' || c == ')' {
-                break;
-            }
-            let atom = self.atom()?;
-            nodes.push(self.quantified(atom)?);
-        }
-        Ok(nodes)
-    }
-
-    fn atom(&mut self) -> Result<Node, String> {
-        Ok(match self.next()? {
-            '.' => Node::Any,
-            '^' => Node::LineStart,
-            '$' => Node::LineEnd,
-            '[' => self.class()?,
-            '(' => {
-                if self.chars[self.at..].starts_with(&['?', ':']) {
-                    self.at += 2;
-                }
-                let inner = self.alternatives()?;
-                if self.next()? != ')' {
-                    return Err("missing ')'".into());
-                }
-                Node::Alternatives(inner)
-            }
-            '\\' => escaped(self.next()?),
-            c => Node::Char(c),
-        })
-    }
-
-    fn class(&mut self) -> Result<Node, String> {
-        let negated = self.peek() == Some('^');
-        if negated {
-            self.at += 1;
-        }
-        let mut items = Vec::new();
-        let mut first = true;
-        loop {
-            let c = self.next()?;
-            if c == ']' && !first {
-                break;
-            }
-            first = false;
-            if c == '\\' {
-                match escaped(self.next()?) {
-                    Node::Char(e) => items.push((e, e)),
-                    Node::Class { items: more, .. } => items.extend(more),
-                    _ => {}
-                }
-            } else if self.peek() == Some('-') && self.chars.get(self.at + 1) != Some(&']') {
-                self.at += 1;
-                items.push((c, self.next()?));
-            } else {
-                items.push((c, c));
-            }
-        }
-        Ok(Node::Class { items, negated })
-    }
-
-    fn quantified(&mut self, node: Node) -> Result<Node, String> {
-        let (min, max) = match self.peek() {
-            Some('*') => (0, None),
-            Some('+') => (1, None),
-            Some('?') => (0, Some(1)),
-            Some('{') => return self.braces(node),
-            _ => return Ok(node),
-        };
-        self.at += 1;
-        self.skip_lazy_mark();
-        Ok(Node::Repeat {
-            node: Box::new(node),
-            min,
-            max,
-        })
-    }
-
-    fn braces(&mut self, node: Node) -> Result<Node, String> {
-        let close = self.chars[self.at..]
-            .iter()
-            .position(|&c| c == '}')
-            .ok_or("missing '}'")?;
-        let inside: String = self.chars[self.at + 1..self.at + close].iter().collect();
-        self.at += close + 1;
-        let number = |s: &str| s.trim().parse::<usize>().map_err(|e| e.to_string());
-        let (min, max) = match inside.split_once(',') {
-            None => (number(&inside)?, Some(number(&inside)?)),
-            Some((lo, "")) => (number(lo)?, None),
-            Some((lo, hi)) => (number(lo)?, Some(number(hi)?)),
-        };
-        self.skip_lazy_mark();
-        Ok(Node::Repeat {
-            node: Box::new(node),
-            min,
-            max,
-        })
-    }
-
-    fn skip_lazy_mark(&mut self) {
-        if matches!(self.peek(), Some('?' | '+')) {
-            self.at += 1;
-        }
-    }
-}
-
-/// What `\c` stands for.
-fn escaped(c: char) -> Node {
-    let class = |items: Vec<(char, char)>, negated| Node::Class { items, negated };
-    let digits = vec![('0', '9')];
-    let spaces = vec![(' ', ' '), ('\t', '\t'), ('\n', '\n'), ('\r', '\r')];
-    let word = vec![('a', 'z'), ('A', 'Z'), ('0', '9'), ('_', '_')];
-    match c {
-        'd' => class(digits, false),
-        'D' => class(digits, true),
-        's' => class(spaces, false),
-        'S' => class(spaces, true),
-        'w' => class(word, false),
-        'W' => class(word, true),
-        'n' => Node::Char('\n'),
-        't' => Node::Char('\t'),
-        other => Node::Char(other),
-    }
-}
-
-/// Whether `node` matches at `at` in a way that lets `rest` accept the end position.
-fn match_node(node: &Node, at: usize, text: &[char], rest: &mut dyn FnMut(usize) -> bool) -> bool {
-    let here = text.get(at).copied();
-    match node {
-        Node::Char(c) => here == Some(*c) && rest(at + 1),
-        Node::Any => here.is_some() && rest(at + 1),
-        Node::Class { items, negated } => {
-            here.is_some_and(|h| items.iter().any(|&(lo, hi)| (lo..=hi).contains(&h)) != *negated)
-                && rest(at + 1)
-        }
-        Node::LineStart => (at == 0 || text[at - 1] == '\n') && rest(at),
-        Node::LineEnd => (here.is_none() || here == Some('\n')) && rest(at),
-        Node::Alternatives(alternatives) => alternatives
-            .iter()
-            .any(|seq| match_sequence(seq, at, text, rest)),
-        Node::Repeat { node, min, max } => match_repeat(node, *min, *max, 0, at, text, rest),
-    }
-}
-
-fn match_sequence(
-    seq: &[Node],
-    at: usize,
-    text: &[char],
-    rest: &mut dyn FnMut(usize) -> bool,
-) -> bool {
-    match seq.split_first() {
-        None => rest(at),
-        Some((first, others)) => match_node(first, at, text, &mut |next| {
-            match_sequence(others, next, text, rest)
-        }),
-    }
-}
-
-/// Greedy repetition: one more if allowed (and not empty once the minimum is met), else
-/// stop here if the minimum is met.
-fn match_repeat(
-    node: &Node,
-    min: usize,
-    max: Option<usize>,
-    done: usize,
-    at: usize,
-    text: &[char],
-    rest: &mut dyn FnMut(usize) -> bool,
-) -> bool {
-    let more_allowed = max.is_none_or(|m| done < m);
-    if more_allowed
-        && match_node(node, at, text, &mut |next| {
-            (next != at || done < min) && match_repeat(node, min, max, done + 1, next, text, rest)
-        })
-    {
-        return true;
-    }
-    done >= min && rest(at)
+/// An expectation's regex, read the way gogui-regress (Java) reads it: the whole answer
+/// must match (`Matcher.matches`), `.` matches line breaks (`DOTALL`) and `^`/`$` match at
+/// every line (`MULTILINE`).
+fn expectation(pattern: &str) -> Result<Regex, String> {
+    RegexBuilder::new(&format!(r"\A(?:{pattern})\z"))
+        .dot_matches_new_line(true)
+        .multi_line(true)
+        .build()
+        .map_err(|e| format!("bad regex {pattern:?}: {e}"))
 }
 
 #[test]
-fn the_regex_engine_matches_like_java() {
+fn expectations_match_the_whole_answer_like_java() {
     let cases = [
         ("W\\+4\\.5", "W+4.5", true),
         ("W+4.5", "W+4.5", false),
         ("[A-HJ-T]1?[0-9]", "Q16", true),
         ("[A-HJ-T]1?[0-9]", "I5", false),
         ("pass|[A-J][1-9]", "pass", true),
+        ("pass|[A-J][1-9]", "passC3", false),
         ("(?:B|W)\\+\\d+(\\.5)?", "B+12.5", true),
         ("a{2,3}", "aaaa", false),
         ("a{2,}", "aaaa", true),
         ("^x$\n^y$", "x\ny", true),
+        ("x$", "x\ny", false),
         (".*dead.*", "one\ndead\nthree", true),
         ("[^ ]+ [^ ]+", "C3 G7", true),
         ("\\w+", "two words", false),
         ("", "", true),
+        ("", "x", false),
         ("(a|ab)(c|bcd)(d*)", "abcd", true),
     ];
     for (pattern, text, expected) in cases {
-        let regex = Regex::new(pattern).unwrap();
-        assert_eq!(regex.full_match(text), expected, "{pattern:?} on {text:?}");
+        let regex = expectation(pattern).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(regex.is_match(text), expected, "{pattern:?} on {text:?}");
     }
-    assert!(Regex::new("(a").is_err());
-    assert!(Regex::new("a)").is_err());
+    assert!(expectation("(a").is_err());
+    assert!(expectation("a)").is_err());
 }

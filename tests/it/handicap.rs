@@ -2,9 +2,7 @@
 //! names (invalid number of stones, board not empty, bad vertex list) leaving the game as it
 //! was, and handicap stones that undo does not remove.
 
-mod common;
-
-use common::{play, stones};
+use crate::common::{play, stones};
 use hoshi::coord::{Color, Vertex};
 use hoshi::game::Game;
 use hoshi::handicap::HandicapError;

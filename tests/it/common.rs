@@ -157,3 +157,23 @@ pub fn names(game: &Game, set: &hoshi::coord::PointSet) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// GNU Go: `gnugo` on the PATH, else Debian's `/usr/games/gnugo` (often not on the PATH).
+/// Panics without it: the tests that need it are `#[ignore]`d, and when one is run by
+/// name (`.ci/run` does) it must fail rather than pass having checked nothing.
+pub fn gnugo() -> std::path::PathBuf {
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join("gnugo"))
+            .find(|candidate| candidate.is_file())
+    });
+    let debian = std::path::Path::new("/usr/games/gnugo");
+    on_path
+        .or_else(|| debian.is_file().then(|| debian.to_path_buf()))
+        .unwrap_or_else(|| {
+            panic!(
+                "this test needs GNU Go 3.8: no gnugo on the PATH nor at /usr/games/gnugo \
+                 (apt-get install -y gnugo)"
+            )
+        })
+}

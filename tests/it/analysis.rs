@@ -7,10 +7,10 @@
 //! answers at once only if the interrupt or the new input stopped it); they are far above
 //! any real answer time.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
-use std::process::{Child, ChildStdin};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
@@ -21,6 +21,8 @@ struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// Its debug log (stderr), for the tests that wait for what it is doing.
+    log: Option<Receiver<String>>,
 }
 
 impl Engine {
@@ -34,6 +36,42 @@ impl Engine {
             child,
             stdin,
             lines,
+            log: None,
+        }
+    }
+
+    /// Starts an engine that logs at debug level, its stderr read line by line.
+    fn start_logging(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hoshi"))
+            .args(args)
+            .env("RUST_LOG", "hoshi=debug")
+            .current_dir(std::env::temp_dir())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start hoshi");
+        let stdin = child.stdin.take().expect("stdin");
+        let lines = common::lines_of(child.stdout.take().expect("stdout"));
+        let log = common::lines_of(child.stderr.take().expect("stderr"));
+        Engine {
+            child,
+            stdin,
+            lines,
+            log: Some(log),
+        }
+    }
+
+    /// Waits for a line of the log that contains `text`, and returns it.
+    fn logged(&self, text: &str) -> String {
+        let log = self.log.as_ref().expect("an engine started with its log");
+        loop {
+            let line = log
+                .recv_timeout(HANG)
+                .unwrap_or_else(|e| panic!("no log line with {text:?} ({e})"));
+            if line.contains(text) {
+                return line;
+            }
         }
     }
 
@@ -320,14 +358,27 @@ fn gogui_interrupt_ends_a_long_genmove_with_a_move() {
 
 #[test]
 fn pondering_stops_at_once_for_the_next_command() {
-    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--ponder", "--time", "0.2"]);
+    let mut engine =
+        Engine::start_logging(&["--size", "9", "--threads", "1", "--ponder", "--time", "0.2"]);
     engine.send("1 genmove b\n");
     let first = engine.answer();
-    assert!(first[0].starts_with("=1 "), "{first:?}");
-    // The engine now thinks on White's time, for as long as White takes.
-    std::thread::sleep(Duration::from_millis(300));
-    engine.send("2 name\n3 play w c3\n4 genmove b\n");
+    let black = first[0].strip_prefix("=1 ").expect("a move");
+    assert!(is_move(black), "{first:?}");
+    // White's reply, on a point the search (timed, so not repeatable) left empty.
+    let white = if black.eq_ignore_ascii_case("C3") {
+        "G7"
+    } else {
+        "C3"
+    };
+    // The engine now thinks on White's time, for as long as White takes: once its log says
+    // so, the next commands arrive while it ponders.
+    engine.logged("pondering for ");
+    engine.send(&format!("2 name\n3 play w {white}\n4 genmove b\n"));
     assert_eq!(engine.answer(), ["=2 hoshi"]);
+    assert!(
+        engine.logged("pondered ").contains(" playouts in "),
+        "the pondering ends, with its playouts counted"
+    );
     assert_eq!(engine.answer(), ["=3"]);
     let second = engine.answer();
     assert!(second[0].starts_with("=4 "), "{second:?}");

@@ -10,7 +10,7 @@
 //! is shared among 33 moves to come, weighted 0.5 in the opening, 1.5 in the middle game
 //! and 1 in the endgame (40.5 in all), after keeping back 0.5 s of lag and 0.02 s a move.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout};

@@ -1,8 +1,10 @@
 //! The match runner (`hoshi match`): the results table and resuming, the Elo and
 //! confidence-interval maths, the SGF records, and whole matches between small fake GTP
-//! engines (Python scripts written into a scratch directory) that pass, play scripted
-//! moves, crash, answer garbage, play illegal moves or fall silent, and between real
-//! hoshi processes. GNU Go joins in when it is installed.
+//! engines (`examples/fake_engine.rs`) that pass, play scripted moves, crash, answer
+//! garbage, play illegal moves or fall silent, and between real hoshi processes. One test
+//! plays GNU Go, and is ignored unless asked for by name (it needs GNU Go installed).
+
+use crate::common;
 
 use clap::Parser;
 use hoshi::cmd::arena::stats::{elo, wilson, Z95};
@@ -15,86 +17,38 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A GTP engine that does what its arguments say, for testing the referee:
-/// `name=N` (its GTP name), `claim=R` (lists final_score and answers R), `refuse=CMD`
-/// (answers `?` to CMD), `clock=1` (lists time_settings and time_left, and writes them to
-/// stderr as they come), and `K=ACTION` for its K-th genmove: a vertex, `pass`,
-/// `resign`, `crash` (exits with status 3), `silent` (never answers), `garbage` (a line
-/// that is not GTP), `junk` (`= banana`) or `sleepS:MOVE` (answers MOVE after S seconds).
-/// Genmoves without an action pass.
-const FAKE_ENGINE: &str = r#"
-import sys, time
-opts = dict(a.split('=', 1) for a in sys.argv[1:])
-commands = ['protocol_version', 'name', 'version', 'list_commands', 'boardsize',
-            'clear_board', 'komi', 'play', 'genmove', 'set_free_handicap', 'quit']
-if 'claim' in opts:
-    commands.append('final_score')
-if 'clock' in opts:
-    commands += ['time_settings', 'time_left']
-def answer(text='', ok=True):
-    sys.stdout.write(('= ' if ok else '? ') + text + '\n\n')
-    sys.stdout.flush()
-sys.stderr.write('fake engine %s started\n' % opts.get('name', 'fake'))
-sys.stderr.flush()
-moves = 0
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    command = words[0]
-    if command.startswith('time_'):
-        sys.stderr.write(' '.join(words) + '\n')
-        sys.stderr.flush()
-    if command == opts.get('refuse'):
-        answer('refused', False)
-    elif command == 'name':
-        answer(opts.get('name', 'fake'))
-    elif command == 'version':
-        answer('1.0')
-    elif command == 'protocol_version':
-        answer('2')
-    elif command == 'list_commands':
-        answer('\n'.join(commands))
-    elif command == 'final_score' and 'claim' in opts:
-        answer(opts['claim'])
-    elif command == 'quit':
-        answer()
-        break
-    elif command == 'genmove':
-        moves += 1
-        action = opts.get(str(moves), 'pass')
-        if action == 'crash':
-            sys.exit(3)
-        elif action == 'silent':
-            time.sleep(3600)
-        elif action == 'garbage':
-            sys.stdout.write('thinking very hard\n\n')
-            sys.stdout.flush()
-        elif action == 'junk':
-            answer('banana')
-        elif action.startswith('sleep'):
-            seconds, _, move = action[5:].partition(':')
-            time.sleep(float(seconds))
-            answer(move or 'pass')
-        else:
-            answer(action)
-    elif command in commands:
-        answer()
-    else:
-        answer('unknown command', False)
-"#;
-
-/// Python 3: the system's own when there is one, as version managers' `python3` shims
-/// take ten times longer to start than the interpreter, and every game starts two fakes.
-fn python() -> &'static str {
-    if Path::new("/usr/bin/python3").exists() {
-        "/usr/bin/python3"
-    } else {
-        "python3"
-    }
+/// The command line of the fake GTP engine (`examples/fake_engine.rs`, which says what its
+/// options do): `cargo test` builds it into `target/<profile>/examples/`, beside the
+/// `deps/` directory that holds this test binary.
+fn fake_engine() -> String {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let path = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|profile| {
+            profile
+                .join("examples")
+                .join(format!("fake_engine{}", std::env::consts::EXE_SUFFIX))
+        })
+        .expect("the test binary is in target/<profile>/deps");
+    assert!(
+        path.is_file(),
+        "no fake engine at {}: `cargo test` builds it, `cargo test --test it` does not \
+         (run `cargo build --example fake_engine` with the same profile first)",
+        path.display()
+    );
+    // Quoted for the arena's command line: backslashes escape spaces and quotes.
+    path.display()
+        .to_string()
+        .chars()
+        .flat_map(|c| {
+            let escape = c.is_whitespace() || matches!(c, '\\' | '\'' | '"');
+            escape.then_some('\\').into_iter().chain([c])
+        })
+        .collect()
 }
 
-/// A fresh scratch directory for one test, holding the fake engine.
+/// A fresh scratch directory for one test, holding the match's files.
 struct Scratch {
     dir: PathBuf,
 }
@@ -104,14 +58,12 @@ impl Scratch {
         let dir = std::env::temp_dir().join(format!("hoshi-arena-{}-{test}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("scratch directory");
-        fs::write(dir.join("fake.py"), FAKE_ENGINE).expect("fake engine");
         Scratch { dir }
     }
 
     /// The command line of a fake engine with these options.
     fn fake(&self, options: &str) -> String {
-        let script = self.dir.join("fake.py");
-        format!("{} -S {} {options}", python(), script.display())
+        format!("{} {options}", fake_engine())
     }
 
     fn out(&self) -> PathBuf {
@@ -1062,22 +1014,12 @@ fn assert_fair_ending(row: &Row) {
     );
 }
 
-/// GNU Go 3.8, when installed (`apt-get install gnugo`).
-fn gnugo() -> Option<String> {
-    let found = ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"]
-        .into_iter()
-        .find(|p| Path::new(p).exists());
-    if found.is_none() {
-        eprintln!("SKIPPED: GNU Go is not installed (apt-get install gnugo)");
-    }
-    found.map(String::from)
-}
-
 #[test]
-fn hoshi_against_gnu_go_with_gnu_go_as_referee() {
-    let Some(gnugo) = gnugo() else { return };
+#[ignore = "needs GNU Go 3.8 (gnugo on PATH or in /usr/games)"]
+fn hoshi_against_gnugo_with_gnugo_as_referee() {
+    let gnugo = common::gnugo();
     let s = Scratch::new("gnugo");
-    let engine = format!("{gnugo} --mode gtp --level 1 --chinese-rules");
+    let engine = format!("{} --mode gtp --level 1 --chinese-rules", gnugo.display());
     let mut args = s.args(&engine, &hoshi("--seed 5"));
     args.games = 2;
     args.alternate = true;

@@ -2,7 +2,7 @@
 //! not know and changes nothing then, `--param` sets them from the command line, and a
 //! changed parameter reaches the search.
 
-mod common;
+use crate::common;
 
 use hoshi::coord::Color;
 use hoshi::engine::{Engine, Settings};

@@ -1,0 +1,27 @@
+//! The integration tests, gathered into one test binary: each module was a file of its own
+//! under `tests/`, but every test binary links the whole engine with the release profile's
+//! fat LTO, so one binary builds several times faster than sixteen.
+//!
+//! Tests that need GNU Go (their names contain `gnugo`) and the memory soak test (`soak`)
+//! are `#[ignore]`d; `.ci/run` runs them by name.
+
+mod common;
+
+mod analysis;
+mod arena;
+mod clock;
+mod dead_stones;
+mod french_examples;
+mod gnugo_differential;
+mod gogui;
+mod gtp_regress;
+mod gtp_robustness;
+mod handicap;
+mod long_lines;
+mod params;
+mod random_games;
+mod review;
+mod search;
+mod sgf;
+mod soak;
+mod superko;
