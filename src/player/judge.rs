@@ -28,7 +28,7 @@ pub const JUDGE_PLAYOUTS: u32 = 256;
 pub const JUDGE_SEED: u64 = 0x0005_eed0_f0ed;
 
 /// Playouts of each of the two searches that judge life and death (see [`judge`]): the
-/// verdicts of `tests/dead_stones.rs` stay the same with another seed, and a finished 19x19
+/// verdicts of `tests/it/dead_stones.rs` stay the same with another seed, and a finished 19x19
 /// game is judged in about 0.13 s of CPU.
 pub const JUDGE_SEARCH_PLAYOUTS: u64 = 2_500;
 
