@@ -8,8 +8,8 @@
 //! the spread, because these machines are shared and noisy.
 
 use hoshi::board::Board;
-use hoshi::coord::{Color, Move};
-use hoshi::search::playout::{play_out, Forbidden, PlayoutEnd, PlayoutPolicy};
+use hoshi::coord::Color;
+use hoshi::search::playout::light_playout;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
@@ -83,7 +83,7 @@ fn measure(empty: &Board, duration: Duration, seed: u64) -> (f64, f64) {
     while start.elapsed() < duration {
         for _ in 0..64 {
             board.copy_from(empty);
-            let end = light_playout(&mut board, &mut rng, &mut record);
+            let end = light_playout(&mut board, Color::Black, &mut rng, &mut record);
             moves += end.moves as u64;
             checksum += end.black_lead as i64;
         }
@@ -102,28 +102,9 @@ fn fixed_work(empty: &Board, n: usize) -> (u64, i64) {
     let (mut moves, mut checksum) = (0u64, 0i64);
     for _ in 0..n {
         board.copy_from(empty);
-        let end = light_playout(&mut board, &mut rng, &mut record);
+        let end = light_playout(&mut board, Color::Black, &mut rng, &mut record);
         moves += end.moves as u64;
         checksum += end.black_lead as i64;
     }
     (moves, checksum)
-}
-
-/// One uniform random playout ([`PlayoutPolicy::LIGHT`]) with Black to play.
-fn light_playout(
-    board: &mut Board,
-    rng: &mut SmallRng,
-    record: &mut Vec<(hoshi::coord::Point, Color)>,
-) -> PlayoutEnd {
-    record.clear();
-    let nowhere = Forbidden::default();
-    play_out(
-        board,
-        Color::Black,
-        Move::Pass,
-        &PlayoutPolicy::LIGHT,
-        &nowhere,
-        rng,
-        record,
-    )
 }

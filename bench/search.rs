@@ -14,7 +14,7 @@ use hoshi::board::Board;
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::rules::Ruleset;
-use hoshi::search::playout::{self, play_out, Forbidden, PlayoutPolicy};
+use hoshi::search::playout::{self, light_playout, Forbidden, PlayoutPolicy};
 use hoshi::search::{Budget, Search, SearchConfig};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -132,7 +132,12 @@ fn random_playouts(empty: &Board, seconds: f64, seed: u64) -> f64 {
     while start.elapsed().as_secs_f64() < seconds {
         for _ in 0..32 {
             board.copy_from(empty);
-            std::hint::black_box(light_playout(&mut board, &mut rng, &mut record));
+            std::hint::black_box(light_playout(
+                &mut board,
+                Color::Black,
+                &mut rng,
+                &mut record,
+            ));
         }
         n += 32;
     }
@@ -280,21 +285,4 @@ fn engine_genmove(command: &str, game: &Game) -> Option<f64> {
     let _ = ask("quit");
     let _ = child.wait();
     Some(seconds)
-}
-
-/// One uniform random playout ([`PlayoutPolicy::LIGHT`]) with Black to play: the board's
-/// speed, as `cargo bench --bench playouts` measures it.
-fn light_playout(board: &mut Board, rng: &mut SmallRng, record: &mut playout::MoveRecord) -> i32 {
-    record.clear();
-    let nowhere = Forbidden::default();
-    play_out(
-        board,
-        Color::Black,
-        Move::Pass,
-        &PlayoutPolicy::LIGHT,
-        &nowhere,
-        rng,
-        record,
-    )
-    .black_lead
 }

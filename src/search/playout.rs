@@ -145,6 +145,11 @@ pub struct PlayoutEnd {
 /// Plays `board` out from `to_move` (the opponent's last move being `last`) until two
 /// passes in a row or [`PlayoutPolicy::max_moves`], recording every stone played and never playing where
 /// `forbidden` says (except atari answers); then counts the final board by area.
+///
+/// Always inlined, so that a caller with a constant policy (the board benchmark's
+/// [`PlayoutPolicy::LIGHT`]) gets the loop with the rules it does not use folded away, as
+/// fast as a loop written for uniform random play alone.
+#[inline(always)]
 pub fn play_out(
     board: &mut Board,
     to_move: Color,
@@ -182,7 +187,29 @@ pub fn play_out(
     }
 }
 
+/// One uniform random playout ([`PlayoutPolicy::LIGHT`], nothing forbidden) from `board`
+/// with `to_move` to play: the board's speed, as the benchmarks measure it.
+pub fn light_playout(
+    board: &mut Board,
+    to_move: Color,
+    rng: &mut SmallRng,
+    record: &mut MoveRecord,
+) -> PlayoutEnd {
+    record.clear();
+    let nowhere = Forbidden::default();
+    play_out(
+        board,
+        to_move,
+        Move::Pass,
+        &PlayoutPolicy::LIGHT,
+        &nowhere,
+        rng,
+        record,
+    )
+}
+
 /// The policy's move for `color`.
+#[inline(always)]
 pub fn choose(
     board: &Board,
     color: Color,
