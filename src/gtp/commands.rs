@@ -477,7 +477,7 @@ fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
 }
 
 /// GoGui's parameter dialog: without arguments, one `[type] key value` line per parameter
-/// (the session's settings, then every tuning parameter of [`Params`]); with `key value`,
+/// (the engine's settings, then every tuning parameter of [`Params`]); with `key value`,
 /// sets it. Playouts and time 0 mean the level's own budget. An unknown key or a value the
 /// key does not take is a syntax error, and changes nothing.
 fn hoshi_param(engine: &mut Engine, args: &[String]) -> Reply {
