@@ -177,3 +177,21 @@ pub fn gnugo() -> std::path::PathBuf {
             )
         })
 }
+
+/// Runs GTP `script` in-process on `engine`; returns the answers (without their empty
+/// lines).
+pub fn gtp_answers(engine: &mut hoshi::engine::Engine, script: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    hoshi::gtp::run(
+        engine,
+        std::io::Cursor::new(script.as_bytes().to_vec()),
+        &mut out,
+    )
+    .expect("the GTP loop runs");
+    String::from_utf8(out)
+        .expect("UTF-8")
+        .split("\n\n")
+        .filter(|a| !a.is_empty())
+        .map(String::from)
+        .collect()
+}

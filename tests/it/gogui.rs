@@ -4,7 +4,6 @@
 //! alternates colors, parameters that take effect).
 
 use hoshi::engine::{Engine, Settings};
-use std::io::Cursor;
 
 /// Runs a GTP session in-process; returns the answers (without their empty lines).
 fn session(script: &str) -> Vec<String> {
@@ -15,19 +14,7 @@ fn session(script: &str) -> Vec<String> {
         time_per_move: Some(std::time::Duration::from_millis(200)),
         ..Settings::default()
     });
-    let mut out = Vec::new();
-    hoshi::gtp::run(
-        &mut engine,
-        Cursor::new(script.as_bytes().to_vec()),
-        &mut out,
-    )
-    .expect("the session runs");
-    String::from_utf8(out)
-        .expect("UTF-8")
-        .split("\n\n")
-        .filter(|a| !a.is_empty())
-        .map(String::from)
-        .collect()
+    crate::common::gtp_answers(&mut engine, script)
 }
 
 /// A 9x9 position where Black has just retaken a ko White may not retake at once, and a

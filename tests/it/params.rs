@@ -9,7 +9,7 @@ use hoshi::engine::{Engine, Settings};
 use hoshi::game::Game;
 use hoshi::rules::Ruleset;
 use hoshi::search::{Budget, Params, Search, SearchConfig};
-use std::io::{BufRead, BufReader, Cursor, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::sync::atomic::AtomicBool;
 
 fn engine() -> Engine {
@@ -19,19 +19,6 @@ fn engine() -> Engine {
         seed: 5,
         ..Settings::default()
     })
-}
-
-/// Runs GTP `script` on `engine`; returns the answers (without their empty lines).
-fn session(engine: &mut Engine, script: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    hoshi::gtp::run(engine, Cursor::new(script.as_bytes().to_vec()), &mut out)
-        .expect("the session runs");
-    String::from_utf8(out)
-        .expect("UTF-8")
-        .split("\n\n")
-        .filter(|a| !a.is_empty())
-        .map(String::from)
-        .collect()
 }
 
 /// The value `hoshi-param` lists for `key`.
@@ -50,7 +37,7 @@ fn listed(table: &str, key: &str) -> String {
 #[test]
 fn a_parameter_set_by_name_reads_back_exactly() {
     let mut engine = engine();
-    let answers = session(
+    let answers = common::gtp_answers(
         &mut engine,
         "hoshi-param rave_equivalence 2500\nhoshi-param playout_lone_self_atari 0.3\n\
          hoshi-param prior_closeness_2 22.125\nhoshi-param playout_escapes false\nhoshi-param\n",
@@ -89,7 +76,7 @@ fn a_parameter_set_by_name_reads_back_exactly() {
 #[test]
 fn every_parameter_is_listed_with_its_default() {
     let mut engine = engine();
-    let table = session(&mut engine, "hoshi-param\n").remove(0);
+    let table = common::gtp_answers(&mut engine, "hoshi-param\n").remove(0);
     for (key, value) in Params::default().list() {
         assert_eq!(listed(&table, key), value, "{key}");
     }
@@ -100,9 +87,9 @@ fn every_parameter_is_listed_with_its_default() {
 #[test]
 fn unknown_keys_and_bad_values_are_refused_and_change_nothing() {
     let mut engine = engine();
-    session(&mut engine, "hoshi-param rave_equivalence 2500\n");
+    common::gtp_answers(&mut engine, "hoshi-param rave_equivalence 2500\n");
     let before = engine.settings().clone();
-    let answers = session(
+    let answers = common::gtp_answers(
         &mut engine,
         "hoshi-param rave_equivalenze 2500\nhoshi-param rave_equivalence many\n\
          hoshi-param rave_equivalence -1\nhoshi-param playout_atari 2\n\
@@ -129,15 +116,15 @@ fn tree_nodes_after_thinking(engine: &mut Engine) -> usize {
 fn a_parameter_set_through_gtp_reaches_the_search() {
     let mut engine = engine();
     assert!(tree_nodes_after_thinking(&mut engine) > 200);
-    session(&mut engine, "hoshi-param expand_after 1000000000\n");
+    common::gtp_answers(&mut engine, "hoshi-param expand_after 1000000000\n");
     assert_eq!(tree_nodes_after_thinking(&mut engine), 1 + 82);
-    session(&mut engine, "hoshi-level beginner\n");
+    common::gtp_answers(&mut engine, "hoshi-level beginner\n");
     assert_eq!(
         tree_nodes_after_thinking(&mut engine),
         1 + 82,
         "at every level"
     );
-    session(&mut engine, "hoshi-param expand_after 8\n");
+    common::gtp_answers(&mut engine, "hoshi-param expand_after 8\n");
     assert!(tree_nodes_after_thinking(&mut engine) > 200);
 }
 
