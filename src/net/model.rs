@@ -1,0 +1,1 @@
+//! The network's weights and forward pass (see `docs/policy-net.md`).
