@@ -108,6 +108,9 @@ enum Subcommand {
     /// Review a game: annotate every move of an SGF file with the win rate, the score and
     /// hoshi's preferred move, and write the annotated SGF (Sabaki graphs the win rate).
     Analyze(hoshi::cmd::review::AnalyzeArgs),
+    /// Turn strong players' games (the Tom server's one-line records) into the positions the
+    /// policy network is trained on (docs/policy-net.md).
+    Dataset(hoshi::cmd::dataset::DatasetArgs),
 }
 
 /// A command-line value out of its range (clap names the option and the value).
@@ -212,6 +215,7 @@ fn main() -> ExitCode {
     match &cli.command {
         Some(Subcommand::Match(args)) => return hoshi::cmd::arena::command(args),
         Some(Subcommand::Analyze(args)) => return hoshi::cmd::review::command(args),
+        Some(Subcommand::Dataset(args)) => return hoshi::cmd::dataset::command(args),
         None => {}
     }
     let settings = cli.settings();

@@ -10,7 +10,7 @@
 //! escape. That gets the usual ladders and breakers right for a few microseconds.
 
 use super::{Board, Cell};
-use crate::coord::Point;
+use crate::coord::{Color, Point};
 use std::cell::RefCell;
 
 thread_local! {
@@ -62,6 +62,28 @@ impl Board {
             b.run_ladder(s, true)
         });
         caught.then_some(atari)
+    }
+
+    /// The extensions of `color`'s chains in atari that a ladder captures (counting an
+    /// extension that captures something as an escape): the moves that only feed the
+    /// opponent more stones.
+    pub fn caught_escapes(&self, color: Color) -> Vec<Point> {
+        self.chains_in_atari(color)
+            .into_iter()
+            .filter_map(|s| {
+                let lib = self.atari_liberty(s)?;
+                (self.escape_is_caught(s) && !self.captures(color, lib)).then_some(lib)
+            })
+            .collect()
+    }
+
+    /// The ataris by `color` that capture an opponent chain in a ladder, each with the size
+    /// of the chain it catches.
+    pub fn ladder_captures(&self, color: Color) -> Vec<(Point, usize)> {
+        self.chains_with_liberties(color.opponent(), 2)
+            .into_iter()
+            .filter_map(|s| Some((self.ladder_atari(s)?, self.chain_len(s))))
+            .collect()
     }
 
     /// Plays the ladder out on this (scratch) board: the chain on `s` is in atari and its

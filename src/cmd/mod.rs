@@ -1,5 +1,8 @@
-//! The subcommands beside GTP: `hoshi match` ([`arena`]: games between two GTP engines)
-//! and `hoshi analyze` ([`review`]: a game searched move by move, written back as SGF).
+//! The subcommands beside GTP: `hoshi match` ([`arena`]: games between two GTP engines),
+//! `hoshi analyze` ([`review`]: a game searched move by move, written back as SGF) and
+//! `hoshi dataset` ([`dataset`]: strong players' games as training positions for the policy
+//! network).
 
 pub mod arena;
+pub mod dataset;
 pub mod review;

@@ -140,19 +140,11 @@ struct Ladders {
 
 impl Ladders {
     fn read(board: &Board, color: Color) -> Ladders {
-        let mut ladders = Ladders::default();
-        for s in board.chains_in_atari(color) {
-            if let Some(lib) = board.atari_liberty(s) {
-                if board.escape_is_caught(s) && !board.captures(color, lib) {
-                    ladders.caught_escapes.push(lib);
-                }
-            }
-        }
-        for s in board.chains_with_liberties(color.opponent(), 2) {
-            if let Some(atari) = board.ladder_atari(s) {
-                ladders.captures.push((atari, board.chain_len(s)));
-            }
-        }
+        let mut ladders = Ladders {
+            caught_escapes: board.caught_escapes(color),
+            captures: board.ladder_captures(color),
+            saves: Vec::new(),
+        };
         for s in board.chains_with_liberties(color, 2) {
             if board.ladder_atari(s).is_some() {
                 let mut saves = crate::board::tactics::SmallSet::<8>::new();
