@@ -6,6 +6,7 @@ use crate::board::{Board, Illegal, MoveEffect};
 use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
 use crate::handicap::HandicapError;
+use crate::net::{features, Evaluator, SharedNet};
 use crate::player::clock::{Clock, TimeControl};
 use crate::player::judge::{self, JUDGE_PLAYOUTS, JUDGE_SEED};
 use crate::player::mcts::{default_time, Overrides};
@@ -50,6 +51,9 @@ pub struct Settings {
     /// The tuning of the search and the player's decisions (`--param`, `hoshi-param`),
     /// applied at every level.
     pub params: Params,
+    /// The policy network (`--policy-net`): the embedded one unless told otherwise, `None`
+    /// to search without it.
+    pub net: Option<SharedNet>,
 }
 
 impl Default for Settings {
@@ -69,6 +73,7 @@ impl Default for Settings {
             random: false,
             live_gfx: false,
             params: Params::default(),
+            net: Some(SharedNet::embedded()),
         }
     }
 }
@@ -87,6 +92,7 @@ impl Settings {
             max_memory: usize::try_from(self.max_memory_mb.saturating_mul(1 << 20)).ok(),
             resign_threshold: self.resign_threshold,
             params: self.params,
+            net: self.net,
         }
     }
 }
@@ -445,6 +451,29 @@ impl Engine {
 
     /// Replaces the game with the one in the SGF file `path`, replayed up to (not including)
     /// move `until` when given. On any error nothing changes.
+    /// The policy network's moves for the side to move, most probable first, with their
+    /// probabilities (`hoshi-policy`): every point the rules let it play. `None` when hoshi
+    /// plays without a network.
+    pub fn policy(&self) -> Option<Vec<(Move, f32)>> {
+        let net = self.settings.net?;
+        let board = self.game.board();
+        let color = self.game.to_move();
+        let recent: Vec<Move> = (self.game.history().iter().rev())
+            .take(features::HISTORY)
+            .map(|turn| turn.mv)
+            .collect();
+        let mut probabilities = vec![0.0; board.size() * board.size()];
+        Evaluator::new(&net, board.size()).policy(board, color, &recent, &mut probabilities);
+        let mut moves: Vec<(Move, f32)> = board
+            .geometry()
+            .points()
+            .map(|p| (Move::Play(p), probabilities[features::point_index(board, p)]))
+            .filter(|&(mv, _)| self.game.is_legal(color, mv))
+            .collect();
+        moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Some(moves)
+    }
+
     pub fn load_sgf(&mut self, path: &Path, until: Option<usize>) -> Result<(), SgfError> {
         let text = read_limited(path, MAX_SGF_BYTES)?;
         let record = sgf::parse(&String::from_utf8_lossy(&text))?;

@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use hoshi::engine::{Engine, Settings};
+use hoshi::net::{NetError, PolicyNet, SharedNet};
 use hoshi::player::clock;
 use hoshi::player::Level;
 use hoshi::rules::Ruleset;
@@ -97,6 +98,12 @@ struct Cli {
     /// `hoshi-param KEY VALUE` sets one during a session.
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
     params: Vec<(String, String)>,
+
+    /// The policy network whose move probabilities guide the search (a `.hnet` file), or
+    /// `none` to search without one [default: the network built into hoshi, trained on
+    /// 9-dan games].
+    #[arg(long, value_name = "FILE|none")]
+    policy_net: Option<PathBuf>,
 }
 
 /// What hoshi can do besides speaking GTP.
@@ -168,7 +175,16 @@ impl Cli {
         params
     }
 
-    fn settings(&self) -> Settings {
+    /// The network `--policy-net` names: the embedded one by default, none for `none`.
+    fn net(&self) -> Result<Option<SharedNet>, NetError> {
+        match &self.policy_net {
+            None => Ok(Some(SharedNet::embedded())),
+            Some(path) if path.as_os_str() == "none" => Ok(None),
+            Some(path) => Ok(Some(SharedNet::new(PolicyNet::load(path)?))),
+        }
+    }
+
+    fn settings(&self, net: Option<SharedNet>) -> Settings {
         Settings {
             level: self.level,
             rules: self.rules,
@@ -187,6 +203,7 @@ impl Cli {
             random: self.random,
             live_gfx: self.live_gfx,
             params: self.params(),
+            net,
         }
     }
 }
@@ -218,7 +235,14 @@ fn main() -> ExitCode {
         Some(Subcommand::Dataset(args)) => return hoshi::cmd::dataset::command(args),
         None => {}
     }
-    let settings = cli.settings();
+    let net = match cli.net() {
+        Ok(net) => net,
+        Err(why) => {
+            log::error!("--policy-net: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let settings = cli.settings(net);
     log::info!(
         "hoshi {}: {} rules, komi {}, {}x{}, {} level, seed {}",
         env!("CARGO_PKG_VERSION"),
@@ -231,6 +255,10 @@ fn main() -> ExitCode {
     );
     for (key, value) in &cli.params {
         log::info!("parameter {key} = {value}");
+    }
+    match &settings.net {
+        Some(net) => log::info!("{net:?}"),
+        None => log::info!("no policy network"),
     }
     let mut engine = Engine::new(settings);
     match hoshi::gtp::run(

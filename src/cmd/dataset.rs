@@ -7,7 +7,7 @@
 //! would let the training see the very games it is measured on. The held-out games are every
 //! `held_out_every`-th line of `Kifu.index` (lines 0, 100, 200, …: 510 of the 50,956 games).
 
-use crate::coord::{Color, Move, Vertex};
+use crate::coord::{Color, Geometry, Move, Point, Vertex};
 use crate::game::Game;
 use crate::net::features;
 use crate::rules::Ruleset;
@@ -102,13 +102,7 @@ impl fmt::Display for Tally {
 }
 
 fn build(args: &DatasetArgs) -> Result<Tally, DatasetError> {
-    let io_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |why| DatasetError::Io(path, why)
-    };
-    let index_path = args.games.join("Kifu.index");
-    let index = fs::read_to_string(&index_path).map_err(io_error(&index_path))?;
-    let records = read_records(&args.games.join("kifu"))?;
+    let games = games(&args.games)?;
     fs::create_dir_all(&args.out).map_err(io_error(&args.out))?;
     let paths = [args.out.join("train.bin"), args.out.join("test.bin")];
     let mut files = Vec::new();
@@ -118,24 +112,24 @@ fn build(args: &DatasetArgs) -> Result<Tally, DatasetError> {
         writer.write_all(&header()).map_err(io_error(path))?;
         files.push(writer);
     }
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        missing: games.missing,
+        ..Tally::default()
+    };
     let mut record = vec![0u8; SIZE * SIZE + 8];
-    for (line_number, line) in index.lines().enumerate() {
-        let id = line.split('\t').next().unwrap_or_default();
-        let Some(moves) = records.get(id) else {
-            tally.missing += 1;
-            continue;
-        };
-        let part = usize::from((line_number as u64).is_multiple_of(u64::from(args.held_out_every)));
+    let mut recent = Vec::with_capacity(features::HISTORY);
+    for (line, moves) in &games.games {
+        let part = usize::from(is_held_out(*line, args.held_out_every));
         let file = &mut files[part];
-        let written = replay(moves, line_number as u32, &mut tally, &mut record, |r| {
-            file.write_all(r)
+        let written = replay(moves, *line, &mut tally, |game, color, p| {
+            encode_record(game, color, p, *line, &mut recent, &mut record);
+            file.write_all(&record)
         })
         .map_err(io_error(&paths[part]))?;
         tally.games[part] += 1;
         tally.positions[part] += written;
-        if (line_number + 1) % 5000 == 0 {
-            log::info!("{} games read", line_number + 1);
+        if (line + 1) % 5000 == 0 {
+            log::info!("{} games read", line + 1);
         }
     }
     if tally.games == [0, 0] {
@@ -147,6 +141,16 @@ fn build(args: &DatasetArgs) -> Result<Tally, DatasetError> {
     Ok(tally)
 }
 
+/// Whether the game on line `line` of the index is one of those held out for measuring.
+pub fn is_held_out(line: u32, every: u32) -> bool {
+    line.is_multiple_of(every)
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> DatasetError {
+    let path = path.to_path_buf();
+    move |why| DatasetError::Io(path, why)
+}
+
 /// The file header: magic, board size, six zero bytes.
 fn header() -> [u8; 16] {
     let mut h = [0u8; 16];
@@ -155,12 +159,56 @@ fn header() -> [u8; 16] {
     h
 }
 
+/// One record: the position before `color` plays `p` in `game`, the move, its number and
+/// the game's index line (see docs/policy-net.md).
+fn encode_record(
+    game: &Game,
+    color: Color,
+    p: Point,
+    line: u32,
+    recent: &mut Vec<Move>,
+    record: &mut [u8],
+) {
+    let points = SIZE * SIZE;
+    recent.clear();
+    recent.extend(game.history().iter().rev().take(features::HISTORY).map(|t| t.mv));
+    features::encode(game.board(), color, recent, &mut record[..points]);
+    let target = features::point_index(game.board(), p) as u16;
+    record[points..points + 2].copy_from_slice(&target.to_le_bytes());
+    let number = u16::try_from(game.move_number() + 1).unwrap_or(u16::MAX);
+    record[points + 2..points + 4].copy_from_slice(&number.to_le_bytes());
+    record[points + 4..points + 8].copy_from_slice(&line.to_le_bytes());
+}
+
+/// The games of a `go-games/Tom` folder, in the order of its index.
+pub struct Games {
+    /// Each game's line in `Kifu.index` (from 0) and its moves (`;B[qd];W[dc];...`).
+    pub games: Vec<(u32, String)>,
+    /// Index lines whose game no file holds.
+    pub missing: u64,
+}
+
+/// Reads the index and the game files of `dir` (`Kifu.index`, `kifu/`).
+pub fn games(dir: &Path) -> Result<Games, DatasetError> {
+    let index_path = dir.join("Kifu.index");
+    let index = fs::read_to_string(&index_path).map_err(io_error(&index_path))?;
+    let mut records = read_records(&dir.join("kifu"))?;
+    let mut games = Games {
+        games: Vec::new(),
+        missing: 0,
+    };
+    for (line, text) in index.lines().enumerate() {
+        let id = text.split('\t').next().unwrap_or_default();
+        match records.remove(id) {
+            Some(moves) => games.games.push((line as u32, moves)),
+            None => games.missing += 1,
+        }
+    }
+    Ok(games)
+}
+
 /// The games of every file of `dir`, by ID (one game a line: `ID<TAB>;B[qd];W[dc];...`).
 fn read_records(dir: &Path) -> Result<HashMap<String, String>, DatasetError> {
-    let io_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |why| DatasetError::Io(path, why)
-    };
     let mut records = HashMap::new();
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(io_error(dir))?
@@ -178,21 +226,19 @@ fn read_records(dir: &Path) -> Result<HashMap<String, String>, DatasetError> {
     Ok(records)
 }
 
-/// Replays one game's moves (`;B[qd];W[dc];...`), handing `write` one record per position
-/// before each move. Returns how many it wrote.
-fn replay(
+/// Replays one game's moves (`;B[qd];W[dc];...`) by the French rules, showing `visit` each
+/// position before a stone is played: the game so far, the colour to play and its point.
+/// A move the rules forbid ends the game there. Returns how many positions it showed.
+pub fn replay(
     moves: &str,
-    game_number: u32,
+    line: u32,
     tally: &mut Tally,
-    record: &mut [u8],
-    mut write: impl FnMut(&[u8]) -> io::Result<()>,
+    mut visit: impl FnMut(&Game, Color, Point) -> io::Result<()>,
 ) -> io::Result<u64> {
     let Some(mut game) = Game::new(SIZE, Ruleset::FRENCH, 7.5) else {
         return Ok(0);
     };
-    let points = SIZE * SIZE;
-    let mut written = 0;
-    let mut recent: Vec<Move> = Vec::with_capacity(features::HISTORY);
+    let mut shown = 0;
     for (number, token) in moves.split(';').filter(|t| !t.is_empty()).enumerate() {
         let Some((color, mv)) = parse_move(token) else {
             tally.cut_short += 1;
@@ -205,43 +251,21 @@ fn replay(
                 break;
             }
         }
-        let Move::Play(p) = mv else {
-            // A pass: nothing to learn from (the network does not predict passes).
-            if game.play(color, mv).is_err() {
-                break;
-            }
-            continue;
-        };
         if let Err(why) = game.check(color, mv) {
-            log::warn!(
-                "game {game_number} (index line): move {} {token}: {why}",
-                number + 1
-            );
+            log::warn!("game on index line {line}: move {} {token}: {why}", number + 1);
             tally.cut_short += 1;
             break;
         }
-        recent.clear();
-        recent.extend(
-            game.history()
-                .iter()
-                .rev()
-                .take(features::HISTORY)
-                .map(|t| t.mv),
-        );
-        features::encode(game.board(), color, &recent, &mut record[..points]);
-        let target = features::point_index(game.board(), p) as u16;
-        record[points..points + 2].copy_from_slice(&target.to_le_bytes());
-        let number = u16::try_from(number + 1).unwrap_or(u16::MAX);
-        record[points + 2..points + 4].copy_from_slice(&number.to_le_bytes());
-        record[points + 4..points + 8].copy_from_slice(&game_number.to_le_bytes());
-        write(record)?;
-        written += 1;
+        if let Move::Play(p) = mv {
+            visit(&game, color, p)?;
+            shown += 1;
+        }
         if game.play(color, mv).is_err() {
-            tally.cut_short += 1;
+            // A second pass ends the game.
             break;
         }
     }
-    Ok(written)
+    Ok(shown)
 }
 
 /// One SGF move token, `B[qd]` (an empty value or `tt` is a pass), as a colour and a move on
@@ -258,7 +282,7 @@ fn parse_move(token: &str) -> Option<(Color, Move)> {
         return Some((color, Move::Pass));
     }
     let vertex = Vertex::parse_sgf(value, SIZE)?;
-    let geometry = crate::coord::Geometry::new(SIZE)?;
+    let geometry = Geometry::new(SIZE)?;
     Some((color, Move::Play(geometry.point(vertex))))
 }
 
@@ -266,28 +290,28 @@ fn parse_move(token: &str) -> Option<(Color, Move)> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_game_becomes_one_record_per_move() {
-        let mut tally = Tally::default();
+    fn records(moves: &str, tally: &mut Tally) -> Vec<Vec<u8>> {
         let mut record = vec![0u8; SIZE * SIZE + 8];
+        let mut recent = Vec::new();
         let mut out = Vec::new();
-        let n = replay(";B[pd];W[dp];B[pp]", 7, &mut tally, &mut record, |r| {
-            out.push(r.to_vec());
+        replay(moves, 7, tally, |game, color, p| {
+            encode_record(game, color, p, 7, &mut recent, &mut record);
+            out.push(record.clone());
             Ok(())
         })
         .expect("no io");
-        assert_eq!(n, 3);
+        out
+    }
+
+    #[test]
+    fn a_game_becomes_one_record_per_move() {
+        let out = records(";B[pd];W[dp];B[pp]", &mut Tally::default());
+        assert_eq!(out.len(), 3);
         let points = SIZE * SIZE;
         // Q16 (SGF pd) is column 15, row 15 from the bottom.
-        assert_eq!(
-            u16::from_le_bytes([out[0][points], out[0][points + 1]]),
-            15 * 19 + 15
-        );
+        assert_eq!(u16::from_le_bytes([out[0][points], out[0][points + 1]]), 15 * 19 + 15);
         // D4 (dp): column 3, row 3.
-        assert_eq!(
-            u16::from_le_bytes([out[1][points], out[1][points + 1]]),
-            3 * 19 + 3
-        );
+        assert_eq!(u16::from_le_bytes([out[1][points], out[1][points + 1]]), 3 * 19 + 3);
         // In the second position Black's Q16 is the opponent's stone, played one move ago,
         // with four liberties.
         assert_eq!(out[1][15 * 19 + 15], 2 | 3 << 2 | 1 << 4);
@@ -298,10 +322,15 @@ mod tests {
     #[test]
     fn an_illegal_move_ends_the_game() {
         let mut tally = Tally::default();
-        let mut record = vec![0u8; SIZE * SIZE + 8];
-        let n = replay(";B[pd];W[pd];B[pp]", 0, &mut tally, &mut record, |_| Ok(())).expect("io");
-        assert_eq!((n, tally.cut_short), (1, 1));
-        let n = replay(";B[pd];B[pp];W[zz]", 0, &mut tally, &mut record, |_| Ok(())).expect("io");
-        assert_eq!((n, tally.cut_short, tally.implied_passes), (2, 2, 1));
+        assert_eq!(records(";B[pd];W[pd];B[pp]", &mut tally).len(), 1);
+        assert_eq!(tally.cut_short, 1);
+        assert_eq!(records(";B[pd];B[pp];W[zz]", &mut tally).len(), 2);
+        assert_eq!((tally.cut_short, tally.implied_passes), (2, 1));
+    }
+
+    #[test]
+    fn every_hundredth_game_is_held_out() {
+        let held: Vec<u32> = (0..1000).filter(|&l| is_held_out(l, 100)).collect();
+        assert_eq!(held, [0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
     }
 }

@@ -38,6 +38,8 @@ pub enum Failure {
     Internal,
     /// An input line of more than this many bytes, which is not read as a command.
     LineTooLong(usize),
+    /// A command that needs the policy network while hoshi plays without one.
+    NoPolicyNet,
 }
 
 impl fmt::Display for Failure {
@@ -54,6 +56,7 @@ impl fmt::Display for Failure {
             Failure::EmptyPoint => f.write_str("vertex must not be empty"),
             Failure::Internal => f.write_str("internal error"),
             Failure::LineTooLong(max) => write!(f, "line too long (more than {max} bytes)"),
+            Failure::NoPolicyNet => f.write_str("no policy network (--policy-net none)"),
         }
     }
 }
@@ -133,6 +136,8 @@ pub const COMMANDS: &[(&str, Handler)] = &[
     ("hoshi-level", Plain(hoshi_level)),
     ("hoshi-param", Plain(hoshi_param)),
     ("hoshi-ownership", Plain(hoshi_ownership)),
+    ("hoshi-policy", Plain(hoshi_policy)),
+    ("hoshi-policy_gfx", Plain(gogui::policy_gfx)),
     ("hoshi-best_moves", Thinking(gogui::best_moves)),
     ("hoshi-pv", Thinking(gogui::principal_variation)),
     ("hoshi-ownership_gfx", Thinking(gogui::ownership_gfx)),
@@ -716,6 +721,26 @@ fn hoshi_ownership(engine: &mut Engine, args: &[String]) -> Reply {
         })
         .collect();
     Ok(rows.join("\n"))
+}
+
+/// Moves `hoshi-policy` lists unless told how many.
+const POLICY_MOVES: usize = 10;
+
+/// `hoshi-policy [count]`: the policy network's moves for the side to move, best first, one
+/// per line as `VERTEX PROBABILITY` (`Q16 0.2314`), 10 unless a count is given.
+fn hoshi_policy(engine: &mut Engine, args: &[String]) -> Reply {
+    let count = match args::optional(args)? {
+        Some(text) => args::int(text)?,
+        None => POLICY_MOVES,
+    };
+    let moves = engine.policy().ok_or(Failure::NoPolicyNet)?;
+    let g = engine.game().board().geometry();
+    Ok(moves
+        .iter()
+        .take(count)
+        .map(|&(mv, p)| format!("{} {p:.4}", g.move_name(mv)))
+        .collect::<Vec<_>>()
+        .join("\n"))
 }
 
 #[cfg(test)]

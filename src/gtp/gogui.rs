@@ -8,7 +8,7 @@
 //! prefixed with `gogui-gfx:`, and `gogui-gfx: CLEAR` before the answer.
 
 use super::args;
-use super::commands::{color_or_to_move, Reply};
+use super::commands::{color_or_to_move, Failure, Reply};
 use super::input::Signals;
 use crate::board::Illegal;
 use crate::coord::{Color, Geometry, Move, Vertex};
@@ -30,6 +30,7 @@ pub const MENU: &[&str] = &[
     "gfx/Best Moves/hoshi-best_moves %m",
     "var/Principal Variation/hoshi-pv %m",
     "gfx/Ownership/hoshi-ownership_gfx",
+    "gfx/Policy Network/hoshi-policy_gfx",
     "dboard/Ownership Board/hoshi-ownership",
     "plist/Dead Stones/final_status_list dead",
     "plist/Seki Stones/final_status_list seki",
@@ -93,6 +94,31 @@ pub fn ownership_gfx(engine: &mut Engine, args: &[String], signals: &Signals) ->
         }
     }
     Ok(text)
+}
+
+/// `hoshi-policy_gfx`: the policy network's probabilities for the side to move as a heat
+/// map (shading from 0 to the best move's probability), its best moves labelled in
+/// percent, and the best one in the status bar.
+pub fn policy_gfx(engine: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    let moves = engine.policy().ok_or(Failure::NoPolicyNet)?;
+    let g = engine.game().board().geometry();
+    let top = moves.first().map_or(0.0, |m| m.1).max(f32::MIN_POSITIVE);
+    let mut influence = String::from("INFLUENCE");
+    let mut labels = String::from("LABEL");
+    for (k, &(mv, p)) in moves.iter().enumerate() {
+        if p / top >= 0.01 {
+            let _ = write!(influence, " {} {:.2}", g.move_name(mv), p / top);
+        }
+        if k < LABELLED_MOVES && p >= 0.005 {
+            let _ = write!(labels, " {} {:.0}", g.move_name(mv), 100.0 * p);
+        }
+    }
+    let mut lines = vec![influence, labels];
+    if let Some(&(mv, p)) = moves.first() {
+        lines.push(format!("TEXT policy network: {} {:.1}%", g.move_name(mv), 100.0 * p));
+    }
+    Ok(lines.join("\n"))
 }
 
 /// `hoshi-legal_moves <color>`: the legal points in green, and on every empty point where

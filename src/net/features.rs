@@ -57,6 +57,11 @@ pub fn encode(board: &Board, color: Color, recent: &[Move], out: &mut [u8]) {
     }
 }
 
+/// Whether a point's byte is one the side to move may play: empty and not illegal.
+pub fn is_playable(code: u8) -> bool {
+    code & (3 | ILLEGAL) == 0
+}
+
 /// The network's index of a point: `row * size + col` (A1 is 0).
 pub fn point_index(board: &Board, p: Point) -> usize {
     let v = board.geometry().vertex(p);

@@ -6,6 +6,7 @@ use super::judge;
 use super::{Choice, Level, Mode, Player, REGRESSION_SEED};
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
+use crate::net::SharedNet;
 use crate::search::{Budget, Params, Search, SearchConfig, SearchResult, Watch};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -98,6 +99,8 @@ pub struct Overrides {
     /// The tuning of the search and of the player's decisions (`--param`, `hoshi-param`),
     /// whatever the level.
     pub params: Params,
+    /// The policy network the search's priors use (`--policy-net`), at every level.
+    pub net: Option<SharedNet>,
 }
 
 /// The Monte Carlo player.
@@ -131,6 +134,7 @@ impl MctsPlayer {
     fn configure(level: Level, threads: usize, overrides: &Overrides) -> LevelSettings {
         let mut settings = LevelSettings::of(level, threads);
         settings.search.params = overrides.params;
+        settings.search.net = overrides.net;
         if let Some(bytes) = overrides.max_memory {
             settings.search.max_memory = bytes;
         }

@@ -25,9 +25,10 @@ pub mod tree;
 use crate::board::Board;
 use crate::coord::{Color, Geometry, Move, SLOTS};
 use crate::game::Game;
+use crate::net::{features, Evaluator, SharedNet};
 use crate::rules::{Ruleset, Scoring};
 use ownership::OwnershipMap;
-pub use params::{ParamError, Params, PriorWeights};
+pub use params::{NetPrior, ParamError, Params, PriorWeights};
 use playout::{Forbidden, MoveRecord};
 use priors::Priors;
 use rand::rngs::SmallRng;
@@ -43,6 +44,9 @@ pub struct SearchConfig {
     pub params: Params,
     /// Whether new nodes get Go knowledge as priors (else only the even prior).
     pub priors: bool,
+    /// The policy network whose probabilities join the priors ([`NetPrior`]), if any: only
+    /// with `priors`, and on boards of at least [`NetPrior::min_size`].
+    pub net: Option<SharedNet>,
     pub threads: usize,
     /// Memory the tree's nodes may use, in bytes.
     pub max_memory: usize,
@@ -53,6 +57,7 @@ impl Default for SearchConfig {
         SearchConfig {
             params: Params::default(),
             priors: true,
+            net: None,
             threads: 1,
             max_memory: 1 << 30,
         }
@@ -197,7 +202,7 @@ impl Progress<'_> {
 
     /// The root moves that have been simulated, most simulated first.
     pub fn moves(&self) -> Vec<MoveInfo> {
-        move_infos(self.tree, self.params, self.scores, self.game, self.color)
+        move_infos(self.tree, self.params, self.scores, self.game, self.root)
     }
 
     /// The board searched.
@@ -212,8 +217,9 @@ fn move_infos(
     params: &Params,
     scores: &RootScores,
     game: &Game,
-    color: Color,
+    root: &Root,
 ) -> Vec<MoveInfo> {
+    let color = root.to_move;
     let for_mover = |margin: f64| {
         if color == Color::Black {
             margin
@@ -242,10 +248,13 @@ fn move_infos(
                     mv: s.mv,
                     visits,
                     winrate,
-                    prior: if prior_total > 0.0 {
-                        s.prior_wins / prior_total
-                    } else {
-                        0.0
+                    prior: match (&root.policy, s.mv) {
+                        (Some(policy), Move::Play(p)) => {
+                            f64::from(policy[features::point_index(&root.board, p)])
+                        }
+                        (Some(_), Move::Pass) => 0.0,
+                        (None, _) if prior_total > 0.0 => s.prior_wins / prior_total,
+                        (None, _) => 0.0,
                     },
                     lcb: (winrate - params.lcb_z * spread).max(0.0),
                     score_lead: scores.black_margin(c).map_or(0.0, for_mover),
@@ -318,6 +327,12 @@ struct Root {
     /// Whether some root moves are banned ([`expand_root`]): only then does the root's
     /// selection look for bans.
     bans: bool,
+    /// The moves before the position, the most recent first (as many as the network
+    /// sees).
+    recent: Vec<Move>,
+    /// The network's probabilities for the root's moves, by the network's point index,
+    /// when it evaluated the root: what analysis shows as each move's prior.
+    policy: Option<Vec<f32>>,
 }
 
 /// A search that keeps its tree from one move to the next.
@@ -328,6 +343,8 @@ pub struct Search {
     tree_game: Option<TreeKey>,
     seed: u64,
     forbidden: Forbidden,
+    /// The calling thread's evaluator of the root for the network, kept between searches.
+    evaluator: Option<Evaluator>,
 }
 
 #[derive(Clone, PartialEq)]
@@ -367,6 +384,12 @@ struct Scratch {
     first: Box<[u8; SLOTS]>,
     /// This thread's ownership and score sums.
     tally: OwnershipMap,
+    /// This thread's evaluator for the network's priors at inner nodes, made at its first
+    /// use.
+    evaluator: Option<Evaluator>,
+    /// The network's probabilities, and the moves before the node it evaluates.
+    policy: Vec<f32>,
+    recent: Vec<Move>,
 }
 
 impl Search {
@@ -377,6 +400,7 @@ impl Search {
             tree_game: None,
             seed,
             forbidden: Forbidden::default(),
+            evaluator: None,
         }
     }
 
@@ -454,6 +478,7 @@ impl Search {
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         root.bans = expand_root(&tree, game, &root, &self.config);
+        root.policy = self.root_policy(&tree, &root);
         let scores = RootScores::new(&tree);
 
         let playouts = AtomicU64::new(0);
@@ -504,7 +529,7 @@ impl Search {
             &tree,
             &self.config.params,
             game,
-            color,
+            &root,
             playouts.load(Relaxed),
             started.elapsed(),
         );
@@ -520,6 +545,22 @@ impl Search {
         self.tree = Some(tree);
         self.tree_game = Some(TreeKey::of(game, color));
         result
+    }
+
+    /// The network's probabilities for the root's moves, when the network plays here; the
+    /// root's children get its prior unless they had it already (a kept tree).
+    fn root_policy(&mut self, tree: &Tree, root: &Root) -> Option<Vec<f32>> {
+        let net = net_for(&self.config, root.board.size())?;
+        let size = root.board.size();
+        let evaluator = self
+            .evaluator
+            .get_or_insert_with(|| Evaluator::new(net, size));
+        let mut policy = vec![0.0; size * size];
+        evaluator.policy(&root.board, root.to_move, &root.recent, &mut policy);
+        if tree.node(ROOT).claim_net_prior() {
+            add_net_prior(tree, ROOT, &root.board, &policy, &self.config.params.net);
+        }
+        Some(policy)
     }
 
     /// The previous tree re-rooted at the current position when the game continued from
@@ -580,6 +621,8 @@ fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
         to_move: color,
         last: nth_last(1),
         second_last: nth_last(2),
+        recent: (1..=features::HISTORY).map(nth_last).collect(),
+        policy: None,
         passes: game.passes(),
         komi: game.komi() + bonus,
         forbidden,
@@ -654,6 +697,27 @@ fn with_priors(
             }
         })
         .collect()
+}
+
+/// The network, if it plays on boards of `size`.
+fn net_for(config: &SearchConfig, size: usize) -> Option<&SharedNet> {
+    let wanted = config.priors && size >= config.params.net.min_size;
+    config.net.as_ref().filter(|_| wanted)
+}
+
+/// Gives the children of `index` (the position `board`) the network's prior from its
+/// probabilities `policy` ([`NetPrior`]).
+fn add_net_prior(tree: &Tree, index: u32, board: &Board, policy: &[f32], weights: &NetPrior) {
+    for child in tree.node(index).children() {
+        let node = tree.node(child);
+        if let Move::Play(p) = node.mv() {
+            let probability = f64::from(policy[features::point_index(board, p)]);
+            if probability >= 0.001 {
+                let games = weights.games * probability.sqrt();
+                node.add_prior(games, games);
+            }
+        }
+    }
 }
 
 /// The children of an inner node: legal moves (simple ko) that do not fill one of the
@@ -747,6 +811,9 @@ impl Scratch {
             moves: Vec::with_capacity(4 * root.board.size() * root.board.size()),
             first: Box::new([0; SLOTS]),
             tally: OwnershipMap::new(root.board.geometry()),
+            evaluator: None,
+            policy: Vec::new(),
+            recent: Vec::with_capacity(features::HISTORY),
         }
     }
 }
@@ -775,6 +842,9 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
             if !tree.expand(index, &children) {
                 break;
             }
+        }
+        if index != ROOT && node.stats().visits >= config.params.net.after {
+            net_prior_at(tree, index, root, config, color, s);
         }
         let selected = if index == ROOT && root.bans {
             select::<true>(tree, index, config)
@@ -832,6 +902,33 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
     };
     let half_points = |c: Color| if c == Color::Black { black } else { 2 - black };
     back_up(tree, root, s, half_points);
+}
+
+/// Gives the inner node `index`, whose position is on the scratch board with `color` to
+/// move, the network's prior, if the network plays here and nobody gave it yet.
+fn net_prior_at(
+    tree: &Tree,
+    index: u32,
+    root: &Root,
+    config: &SearchConfig,
+    color: Color,
+    s: &mut Scratch,
+) {
+    let Some(net) = net_for(config, root.board.size()) else {
+        return;
+    };
+    if !tree.node(index).claim_net_prior() {
+        return;
+    }
+    // The moves before this node: the path's, most recent first, then the root's.
+    s.recent.clear();
+    let path_moves = s.path[1..].iter().rev().map(|&i| tree.node(i).mv());
+    s.recent.extend(path_moves.chain(root.recent.iter().copied()).take(features::HISTORY));
+    let size = root.board.size();
+    let evaluator = s.evaluator.get_or_insert_with(|| Evaluator::new(net, size));
+    s.policy.resize(size * size, 0.0);
+    evaluator.policy(&s.board, color, &s.recent, &mut s.policy);
+    add_net_prior(tree, index, &s.board, &s.policy, &config.params.net);
 }
 
 /// Adds the result to the path, and AMAF evidence to the children of each node on it.
@@ -911,10 +1008,11 @@ fn summarize(
     tree: &Tree,
     params: &Params,
     game: &Game,
-    color: Color,
+    root: &Root,
     playouts: u64,
     elapsed: Duration,
 ) -> SearchResult {
+    let color = root.to_move;
     let mut candidates: Vec<Candidate> = tree
         .node(ROOT)
         .children()

@@ -63,6 +63,8 @@ pub struct Params {
     pub playout: PlayoutPolicy,
     /// Prior knowledge given to new nodes as virtual games.
     pub priors: PriorWeights,
+    /// How the policy network's probabilities become priors, beside the hand-made ones.
+    pub net: NetPrior,
     /// Player: when a level draws its move at a temperature, a candidate takes part only
     /// with at least 1/`draw_share` of the best move's playouts, so that the weaker levels
     /// err among moves the search thought reasonable, not among blunders.
@@ -95,6 +97,7 @@ impl Default for Params {
             tally_flush: 64,
             playout: PlayoutPolicy::HEAVY,
             priors: PriorWeights::default(),
+            net: NetPrior::default(),
             draw_share: 10,
             resign_moves: 3,
             resign_min_playouts: 500,
@@ -110,10 +113,8 @@ impl Default for Params {
 /// wins (a bonus) or as losses (a penalty). A move with a big prior is explored first and
 /// needs many real simulations to be overturned (progressive bias).
 ///
-/// They are kept apart from the other parameters so that another source of prior
-/// knowledge (a policy network's probability per move, say) can be mixed in later beside
-/// them with a weight of its own (a sibling field of [`Params::priors`], its virtual games
-/// added where the search sums each new child's prior), without touching these.
+/// The policy network's prior is mixed in beside them with weights of its own
+/// ([`NetPrior`], the sibling field [`Params::net`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PriorWeights {
     /// Games at value 0.5 every move starts with (michi's `PRIOR_EVEN`): the inertia that
@@ -215,6 +216,32 @@ impl PriorWeights {
             .rev()
             .find(|&d| self.closeness(d).is_some())
             .unwrap_or(0)
+    }
+}
+
+/// The policy network's part in the priors (Pachi's DCNN prior): a move the network gives
+/// probability `p` gets `games · √p` virtual wins, added to the hand-made priors. The
+/// square root flattens the network's confidence, so that its second and third choices
+/// are still searched; moves under 0.1% get nothing. The root is evaluated at once; an
+/// inner node once it has [`NetPrior::after`] simulations, when the network's 2–3 ms is
+/// small beside the simulations it steers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NetPrior {
+    /// Virtual wins for a move of probability 1 (Pachi's `dcnn_eqex`).
+    pub games: f64,
+    /// Simulations an inner node needs before the network evaluates its position.
+    pub after: u32,
+    /// The smallest board the network is used on: it learned from 19×19 games.
+    pub min_size: usize,
+}
+
+impl Default for NetPrior {
+    fn default() -> Self {
+        NetPrior {
+            games: 100.0,
+            after: 200,
+            min_size: 9,
+        }
     }
 }
 
@@ -452,6 +479,9 @@ table! {
     "prior_edge_open" => priors.edge_open in AT_LEAST_0;
     "prior_third_line_open" => priors.third_line_open in AT_LEAST_0;
     "prior_open_radius" => priors.open_radius in 0..=u32::MAX;
+    "net_games" => net.games in AT_LEAST_0;
+    "net_after" => net.after in 0..=u32::MAX;
+    "net_min_size" => net.min_size in 2..=usize::MAX;
     "draw_share" => draw_share in 1..=u32::MAX;
     "resign_moves" => resign_moves in 1..=u32::MAX;
     "resign_min_playouts" => resign_min_playouts in 0..=u32::MAX;

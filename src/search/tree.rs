@@ -42,7 +42,7 @@ pub struct Node {
     child_count: AtomicU16,
     /// 0 leaf, 1 being expanded, 2 expanded.
     state: AtomicU8,
-    /// [`BANNED`] or 0 (the node's last spare byte).
+    /// [`BANNED`] and [`NET_PRIOR`] (the node's last spare byte).
     flags: AtomicU8,
 }
 
@@ -57,6 +57,9 @@ const EXPANDED: u8 = 2;
 
 /// A root move the full rules forbid (superko): selection never picks it.
 const BANNED: u8 = 1;
+
+/// The node's children have had the policy network's prior (given once per node).
+const NET_PRIOR: u8 = 2;
 
 /// Statistics of a node, read at one moment.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -172,6 +175,26 @@ impl Node {
         self.flags.load(Relaxed) & BANNED != 0
     }
 
+    /// Claims the right to give the children the policy network's prior: only the first
+    /// caller gets `true`, so the network evaluates a position once.
+    pub fn claim_net_prior(&self) -> bool {
+        self.flags.fetch_or(NET_PRIOR, Relaxed) & NET_PRIOR == 0
+    }
+
+    /// Adds prior knowledge that came after the node was made (the network's, evaluated
+    /// once the parent had earned it): `wins` of `games` virtual simulations.
+    pub fn add_prior(&self, wins: f64, games: f64) {
+        let games = games.round().max(0.0) as u32;
+        let wins = (2.0 * wins).round().clamp(0.0, 2.0 * f64::from(games)) as u32;
+        self.visits.fetch_add(games, Relaxed);
+        self.wins.fetch_add(wins, Relaxed);
+        self.prior_visits.fetch_add(games, Relaxed);
+        let old = self.prior_wins.load(Relaxed);
+        let new = (u32::from(old) + wins).min(u32::from(u16::MAX)) as u16;
+        // A lost race here only misreports the prior's share in analysis output.
+        self.prior_wins.store(new, Relaxed);
+    }
+
     pub fn is_expanded(&self) -> bool {
         self.state.load(Acquire) == EXPANDED
     }
@@ -216,6 +239,9 @@ impl Node {
         self.amaf_visits
             .store(other.amaf_visits.load(Relaxed), Relaxed);
         self.amaf_wins.store(other.amaf_wins.load(Relaxed), Relaxed);
+        // The network's prior stays given; a ban depends on the position it was made in.
+        self.flags
+            .store(other.flags.load(Relaxed) & NET_PRIOR, Relaxed);
     }
 }
 
