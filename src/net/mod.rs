@@ -3,5 +3,6 @@
 //! and the training code in `train/`). [`features`] turns a position into one byte a point;
 //! [`model`] reads the weights and turns those bytes into one logit a point.
 
+mod conv;
 pub mod features;
 pub mod model;
