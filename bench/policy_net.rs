@@ -6,10 +6,11 @@
 //!     cargo bench --bench policy_net -- --net weights.hnet --batch 16
 //!
 //! Without `--net` it runs a network of random weights of 6 blocks and 32 channels (change
-//! them with `--blocks` and `--channels`): the speed depends only on the shape. The
+//! them with `--blocks` and `--channels`); `--portable` runs the kernel compiled for any x86-64
+//! processor instead of the fastest this one has: the speed depends only on the shape. The
 //! positions are random input bytes, which cost the same as real ones.
 
-use hoshi::net::model::{PolicyNet, Weights};
+use hoshi::net::model::{PolicyNet, Weights, Workspace};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -22,6 +23,7 @@ struct Options {
     net: Option<String>,
     channels: usize,
     blocks: usize,
+    portable: bool,
 }
 
 fn options() -> Options {
@@ -33,6 +35,7 @@ fn options() -> Options {
         net: None,
         channels: 32,
         blocks: 6,
+        portable: false,
     };
     let mut args = std::env::args().skip(1);
     let number = |args: &mut dyn Iterator<Item = String>, default: usize| {
@@ -51,6 +54,7 @@ fn options() -> Options {
             "--net" => o.net = args.next(),
             "--channels" => o.channels = number(&mut args, o.channels),
             "--blocks" => o.blocks = number(&mut args, o.blocks),
+            "--portable" => o.portable = true,
             "--bench" => {}
             other => o.sizes.extend(other.parse::<usize>().ok()),
         }
@@ -78,7 +82,7 @@ fn main() {
         }
     };
     let origin = o.net.as_deref().unwrap_or("random weights");
-    let kernel = net.workspace(2, 1).kernel();
+    let kernel = workspace(&net, 2, 1, &o).kernel();
     println!(
         "policy net ({origin}): {} blocks x {} channels; {kernel} kernel; one thread; median of {} runs of {} s",
         net.blocks(),
@@ -101,7 +105,7 @@ fn speed(net: &PolicyNet, size: usize, batch: usize, o: &Options) {
         .collect();
     let inputs: Vec<&[u8]> = positions.iter().map(Vec::as_slice).collect();
     let mut logits = vec![0.0; batch * size * size];
-    let mut ws = net.workspace(size, batch);
+    let mut ws = workspace(net, size, batch, o);
     let rates: Vec<f64> = (0..o.runs)
         .map(|_| {
             let start = Instant::now();
@@ -119,6 +123,15 @@ fn speed(net: &PolicyNet, size: usize, batch: usize, o: &Options) {
         "{size:>2}x{size:<2} batch {batch:>2}: {mid:>8.0} evaluations/s (min {lo:.0}, max {hi:.0}); {:.3} ms each",
         1000.0 / mid
     );
+}
+
+fn workspace(net: &PolicyNet, size: usize, batch: usize, o: &Options) -> Workspace {
+    let ws = net.workspace(size, batch);
+    if o.portable {
+        ws.portable()
+    } else {
+        ws
+    }
 }
 
 fn median(mut values: Vec<f64>) -> (f64, f64, f64) {

@@ -582,9 +582,8 @@ impl Workspace {
         self.path.name()
     }
 
-    /// The same workspace running the portable kernel, to test it against the fast one.
-    #[cfg(test)]
-    pub(crate) fn portable(mut self) -> Workspace {
+    /// The same workspace running the portable kernel, to compare it with the fast one.
+    pub fn portable(mut self) -> Workspace {
         self.path = conv::Path::Portable;
         self
     }
