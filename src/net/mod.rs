@@ -4,6 +4,7 @@
 //! [`model`] reads the weights and turns those bytes into one logit a point; an
 //! [`Evaluator`] does both for one thread, with buffers it keeps.
 
+mod conv;
 pub mod features;
 pub mod model;
 

@@ -1,1 +1,634 @@
 //! The network's weights and forward pass (see `docs/policy-net.md`).
+//!
+//! [`INPUT_PLANES`] is the Rust definition of the 19 input planes. [`Weights`] is the `.hnet`
+//! file as it stands (PyTorch's layout); [`PolicyNet`] holds the same weights re-laid out for
+//! the convolution kernel (`conv.rs`) and runs the forward pass for a batch of positions of
+//! one board size, in a caller's [`Workspace`] so that an evaluation allocates nothing.
+
+use super::conv::{self, Apply, Conv3};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Input planes a point expands into.
+pub const PLANES: usize = 19;
+/// The most channels a weights file may declare: far above any network the engine can afford
+/// to run, and low enough that a corrupt header cannot ask for gigabytes.
+pub const MAX_CHANNELS: usize = 256;
+/// The most residual blocks a weights file may declare (see [`MAX_CHANNELS`]).
+pub const MAX_BLOCKS: usize = 40;
+/// The board sizes the forward pass takes (those of GTP).
+pub const SIZES: std::ops::RangeInclusive<usize> = 2..=25;
+
+const MAGIC: &[u8; 8] = b"HOSHINET";
+const VERSION: u32 = 1;
+/// Magic, version, planes, channels, blocks.
+const HEADER_BYTES: usize = 8 + 4 * 4;
+
+/// The planes of one input byte, 0 or 1 each (the table of `docs/policy-net.md`).
+///
+/// A byte with both colour bits set (3) is no stone and no empty point: only plane 18 is set.
+/// Bits the table leaves 0 for a point's kind (the age of an empty point, the ladder bits of a
+/// stone) are ignored, so a malformed byte cannot light planes of the other kind.
+pub const fn input_planes(code: u8) -> [f32; PLANES] {
+    let mut planes = [0.0; PLANES];
+    let liberties = ((code >> 2) & 3) as usize;
+    let age = ((code >> 4) & 7) as usize;
+    match code & 3 {
+        0 => {
+            planes[2] = 1.0;
+            if code & 0x04 != 0 {
+                planes[11] = 1.0;
+            }
+            if code & 0x08 != 0 {
+                planes[12] = 1.0;
+            }
+            if code & 0x80 != 0 {
+                planes[13] = 1.0;
+            }
+        }
+        colour @ (1 | 2) => {
+            let own = colour == 1;
+            planes[if own { 0 } else { 1 }] = 1.0;
+            planes[if own { 3 } else { 7 } + liberties] = 1.0;
+            if age >= 1 && age <= 4 {
+                planes[13 + age] = 1.0;
+            }
+        }
+        _ => {}
+    }
+    planes[18] = 1.0;
+    planes
+}
+
+/// [`input_planes`] of every byte, looked up once a point by the forward pass.
+pub static INPUT_PLANES: [[f32; PLANES]; 256] = planes_table();
+
+const fn planes_table() -> [[f32; PLANES]; 256] {
+    let mut table = [[0.0; PLANES]; 256];
+    let mut code = 0;
+    while code < 256 {
+        table[code] = input_planes(code as u8);
+        code += 1;
+    }
+    table
+}
+
+/// Why a weights file was refused.
+#[derive(Debug)]
+pub enum NetError {
+    /// The file could not be read.
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// It does not start with `HOSHINET`.
+    BadMagic,
+    /// A format version this code does not read.
+    Version(u32),
+    /// Input planes other than [`PLANES`].
+    Planes(u32),
+    /// No channels, or more than [`MAX_CHANNELS`].
+    Channels(u32),
+    /// More than [`MAX_BLOCKS`] residual blocks.
+    Blocks(u32),
+    /// The file ends before the tensors its header announces.
+    Truncated { expected: usize, found: usize },
+    /// The file goes on after them.
+    TrailingBytes { expected: usize, found: usize },
+    /// A tensor of [`Weights`] has the wrong number of values.
+    Shape {
+        tensor: String,
+        expected: usize,
+        found: usize,
+    },
+    /// A weight is infinite or not a number.
+    NonFinite { tensor: String },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            NetError::BadMagic => write!(f, "not a hoshi network (no HOSHINET magic)"),
+            NetError::Version(v) => write!(f, "network format version {v}, not {VERSION}"),
+            NetError::Planes(p) => write!(f, "network takes {p} input planes, not {PLANES}"),
+            NetError::Channels(c) => write!(f, "{c} channels (1 to {MAX_CHANNELS} allowed)"),
+            NetError::Blocks(b) => write!(f, "{b} residual blocks (at most {MAX_BLOCKS})"),
+            NetError::Truncated { expected, found } => {
+                write!(
+                    f,
+                    "network file truncated: {found} bytes, {expected} expected"
+                )
+            }
+            NetError::TrailingBytes { expected, found } => {
+                write!(
+                    f,
+                    "network file too long: {found} bytes, {expected} expected"
+                )
+            }
+            NetError::Shape {
+                tensor,
+                expected,
+                found,
+            } => write!(f, "{tensor} has {found} values, {expected} expected"),
+            NetError::NonFinite { tensor } => write!(f, "{tensor} holds a non-finite value"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NetError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// A convolution's weights and bias in PyTorch's layout, batch norm folded in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// `[out][in][ky][kx]` (`[1][C]` for the head).
+    pub weights: Vec<f32>,
+    /// `[out]`.
+    pub bias: Vec<f32>,
+}
+
+/// A residual block's two convolutions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub conv1: Layer,
+    pub conv2: Layer,
+}
+
+/// The contents of a `.hnet` file, tensor by tensor, as the training code wrote them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub channels: usize,
+    /// 3×3, [`PLANES`] to `channels`.
+    pub stem: Layer,
+    pub blocks: Vec<Block>,
+    /// 1×1, `channels` to 1.
+    pub head: Layer,
+}
+
+impl Weights {
+    /// Reads a `.hnet` file's bytes. The header is checked here; the values are checked by
+    /// [`PolicyNet::from_weights`].
+    pub fn parse(bytes: &[u8]) -> Result<Weights, NetError> {
+        let mut reader = Reader { bytes, at: 0 };
+        let (channels, blocks) = reader.header()?;
+        let expected = HEADER_BYTES + 4 * floats(channels, blocks);
+        if bytes.len() < expected {
+            return Err(NetError::Truncated {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        if bytes.len() > expected {
+            return Err(NetError::TrailingBytes {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let c = channels;
+        let mut layer = |inputs: usize, kernel: usize, outputs: usize| Layer {
+            weights: reader.floats(outputs * inputs * kernel),
+            bias: reader.floats(outputs),
+        };
+        let stem = layer(PLANES, 9, c);
+        let blocks = (0..blocks)
+            .map(|_| Block {
+                conv1: layer(c, 9, c),
+                conv2: layer(c, 9, c),
+            })
+            .collect();
+        let head = layer(c, 1, 1);
+        Ok(Weights {
+            channels,
+            stem,
+            blocks,
+            head,
+        })
+    }
+
+    /// The `.hnet` file of these weights.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + 4 * self.value_count());
+        bytes.extend_from_slice(MAGIC);
+        for field in [VERSION as usize, PLANES, self.channels, self.blocks.len()] {
+            bytes.extend_from_slice(&(field as u32).to_le_bytes());
+        }
+        for (_, layer, _, _) in self.layers() {
+            for value in layer.weights.iter().chain(&layer.bias) {
+                bytes.extend_from_slice(&value.to_le_bytes());
+            }
+        }
+        bytes
+    }
+
+    /// A network of random weights (He's uniform initialisation, so that activations keep
+    /// their scale through the blocks): for benchmarks and tests before trained weights exist.
+    pub fn random(channels: usize, blocks: usize, seed: u64) -> Weights {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut layer = |inputs: usize, kernel: usize, outputs: usize| {
+            let reach = (6.0 / (inputs * kernel) as f32).sqrt();
+            Layer {
+                weights: (0..outputs * inputs * kernel)
+                    .map(|_| rng.gen_range(-reach..reach))
+                    .collect(),
+                bias: (0..outputs).map(|_| rng.gen_range(-0.1..0.1)).collect(),
+            }
+        };
+        let stem = layer(PLANES, 9, channels);
+        let blocks = (0..blocks)
+            .map(|_| Block {
+                conv1: layer(channels, 9, channels),
+                conv2: layer(channels, 9, channels),
+            })
+            .collect();
+        let head = layer(channels, 1, 1);
+        Weights {
+            channels,
+            stem,
+            blocks,
+            head,
+        }
+    }
+
+    /// Every layer in file order, with its name and the lengths its weights and bias must have.
+    fn layers(&self) -> Vec<(String, &Layer, usize, usize)> {
+        let c = self.channels;
+        let mut layers = vec![("stem".to_string(), &self.stem, c * PLANES * 9, c)];
+        for (i, block) in self.blocks.iter().enumerate() {
+            layers.push((format!("block {i} conv1"), &block.conv1, c * c * 9, c));
+            layers.push((format!("block {i} conv2"), &block.conv2, c * c * 9, c));
+        }
+        layers.push(("head".to_string(), &self.head, c, 1));
+        layers
+    }
+
+    fn value_count(&self) -> usize {
+        self.layers()
+            .iter()
+            .map(|(_, layer, _, _)| layer.weights.len() + layer.bias.len())
+            .sum()
+    }
+
+    /// Refuses absurd sizes, tensors of the wrong length and non-finite values.
+    fn check(&self) -> Result<(), NetError> {
+        if !(1..=MAX_CHANNELS).contains(&self.channels) {
+            return Err(NetError::Channels(clamp_u32(self.channels)));
+        }
+        if self.blocks.len() > MAX_BLOCKS {
+            return Err(NetError::Blocks(clamp_u32(self.blocks.len())));
+        }
+        for (name, layer, weights, bias) in self.layers() {
+            for (part, values, expected) in [
+                ("weights", &layer.weights, weights),
+                ("bias", &layer.bias, bias),
+            ] {
+                let tensor = || format!("{name} {part}");
+                if values.len() != expected {
+                    return Err(NetError::Shape {
+                        tensor: tensor(),
+                        expected,
+                        found: values.len(),
+                    });
+                }
+                if !values.iter().all(|v| v.is_finite()) {
+                    return Err(NetError::NonFinite { tensor: tensor() });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn clamp_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The floats a network of `channels` and `blocks` holds after the header.
+fn floats(channels: usize, blocks: usize) -> usize {
+    let c = channels;
+    (c * PLANES * 9 + c) + blocks * 2 * (c * c * 9 + c) + (c + 1)
+}
+
+/// Reads a `.hnet` file front to back.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    /// Checks the header; the channels and blocks it declares.
+    fn header(&mut self) -> Result<(usize, usize), NetError> {
+        if self.bytes.len() < HEADER_BYTES {
+            return Err(
+                if self.bytes.starts_with(MAGIC) || MAGIC.starts_with(self.bytes) {
+                    NetError::Truncated {
+                        expected: HEADER_BYTES,
+                        found: self.bytes.len(),
+                    }
+                } else {
+                    NetError::BadMagic
+                },
+            );
+        }
+        if !self.bytes.starts_with(MAGIC) {
+            return Err(NetError::BadMagic);
+        }
+        self.at = MAGIC.len();
+        let [version, planes, channels, blocks] = [(); 4].map(|_| self.u32());
+        if version != VERSION {
+            return Err(NetError::Version(version));
+        }
+        if planes as usize != PLANES {
+            return Err(NetError::Planes(planes));
+        }
+        if channels == 0 || channels as usize > MAX_CHANNELS {
+            return Err(NetError::Channels(channels));
+        }
+        if blocks as usize > MAX_BLOCKS {
+            return Err(NetError::Blocks(blocks));
+        }
+        Ok((channels as usize, blocks as usize))
+    }
+
+    /// The next 4 bytes; the caller has checked that they are there.
+    fn u32(&mut self) -> u32 {
+        let b = &self.bytes[self.at..self.at + 4];
+        self.at += 4;
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    /// The next `n` floats; the caller has checked that they are there.
+    fn floats(&mut self, n: usize) -> Vec<f32> {
+        let bytes = &self.bytes[self.at..self.at + 4 * n];
+        self.at += 4 * n;
+        bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    }
+}
+
+/// The policy network, ready to evaluate positions.
+#[derive(Clone, Debug)]
+pub struct PolicyNet {
+    channels: usize,
+    stem: Conv3,
+    blocks: Vec<[Conv3; 2]>,
+    head_weights: Vec<f32>,
+    head_bias: f32,
+}
+
+impl PolicyNet {
+    /// Reads a `.hnet` file.
+    pub fn load(path: impl AsRef<Path>) -> Result<PolicyNet, NetError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        PolicyNet::from_bytes(&bytes)
+    }
+
+    /// Reads the bytes of a `.hnet` file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyNet, NetError> {
+        PolicyNet::from_weights(&Weights::parse(bytes)?)
+    }
+
+    /// Checks the weights and lays them out for the kernel.
+    pub fn from_weights(weights: &Weights) -> Result<PolicyNet, NetError> {
+        weights.check()?;
+        let c = weights.channels;
+        let conv = |layer: &Layer, inputs| Conv3::new(c, inputs, &layer.weights, &layer.bias);
+        Ok(PolicyNet {
+            channels: c,
+            stem: conv(&weights.stem, PLANES),
+            blocks: weights
+                .blocks
+                .iter()
+                .map(|block| [conv(&block.conv1, c), conv(&block.conv2, c)])
+                .collect(),
+            head_weights: weights.head.weights.clone(),
+            // `check` has made sure that the head has one bias.
+            head_bias: weights.head.bias[0],
+        })
+    }
+
+    /// Channels of the stem and of every block.
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+
+    /// Residual blocks.
+    pub fn blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Scratch space for batches of up to `max_batch` positions of up to `max_size` (one per
+    /// thread). A larger batch or board later makes it grow once.
+    pub fn workspace(&self, max_size: usize, max_batch: usize) -> Workspace {
+        let mut ws = Workspace {
+            path: conv::Path::detect(),
+            input: Vec::new(),
+            current: Vec::new(),
+            middle: Vec::new(),
+            next: Vec::new(),
+        };
+        ws.prepare(max_batch, max_size, self.stem.out_stride());
+        ws
+    }
+
+    /// The logits of a batch of positions of board size `size`: `inputs` holds one slice of
+    /// `size²` input bytes per position, in point order; `logits` gets `size²` logits per
+    /// position, in the same order.
+    ///
+    /// # Panics
+    /// If `size` is not in [`SIZES`], or an input or `logits` has the wrong length: the
+    /// caller's mistakes, not the data's.
+    pub fn forward(&self, size: usize, inputs: &[&[u8]], ws: &mut Workspace, logits: &mut [f32]) {
+        let area = size * size;
+        assert!(SIZES.contains(&size), "board size {size}");
+        assert!(
+            inputs.iter().all(|i| i.len() == area),
+            "inputs of {area} bytes"
+        );
+        assert_eq!(logits.len(), inputs.len() * area, "logits for the batch");
+        let batch = inputs.len();
+        let stride = self.stem.out_stride();
+        ws.prepare(batch, size, stride);
+        let grid = conv::grid_points(size);
+        let (in_len, act_len) = (grid * PLANES, grid * stride);
+        let Workspace {
+            path,
+            input,
+            current,
+            middle,
+            next,
+        } = ws;
+        for (bytes, planes) in inputs.iter().zip(input.chunks_exact_mut(in_len)) {
+            expand(size, bytes, planes);
+        }
+        let pass = Pass {
+            path: *path,
+            size,
+            batch,
+        };
+        pass.layer(&self.stem, input, PLANES, None, current);
+        for [conv1, conv2] in &self.blocks {
+            pass.layer(conv1, current, stride, None, middle);
+            pass.layer(conv2, middle, stride, Some(current), next);
+            std::mem::swap(current, next);
+        }
+        for (out, act) in logits
+            .chunks_exact_mut(area)
+            .zip(current.chunks_exact(act_len))
+        {
+            self.head(size, act, stride, out);
+        }
+    }
+
+    /// The 1×1 head: one logit a point.
+    fn head(&self, size: usize, act: &[f32], stride: usize, logits: &mut [f32]) {
+        let width = size + 2;
+        for (point, logit) in logits.iter_mut().enumerate() {
+            let at = ((point / size + 1) * width + point % size + 1) * stride;
+            let channels = &act[at..at + self.channels];
+            let dot: f32 = channels
+                .iter()
+                .zip(&self.head_weights)
+                .map(|(a, w)| a * w)
+                .sum();
+            *logit = self.head_bias + dot;
+        }
+    }
+}
+
+/// One forward pass's settings: the kernel, the board size and the batch.
+#[derive(Clone, Copy)]
+struct Pass {
+    path: conv::Path,
+    size: usize,
+    batch: usize,
+}
+
+impl Pass {
+    /// One convolution of every position's grid in `from` (`in_stride` floats a point) into
+    /// `out`, adding the grids of `skip` if any.
+    fn layer(
+        self,
+        conv: &Conv3,
+        from: &[f32],
+        in_stride: usize,
+        skip: Option<&[f32]>,
+        out: &mut [f32],
+    ) {
+        let grid = conv::grid_points(self.size);
+        let (in_len, out_len) = (grid * in_stride, grid * conv.out_stride());
+        for b in 0..self.batch {
+            let outputs = b * out_len..(b + 1) * out_len;
+            conv::apply(
+                self.path,
+                Apply {
+                    conv,
+                    size: self.size,
+                    input: &from[b * in_len..(b + 1) * in_len],
+                    in_stride,
+                    skip: skip.map(|s| &s[outputs.clone()]),
+                    out: &mut out[outputs],
+                },
+            );
+        }
+    }
+}
+
+/// Writes the planes of a position's bytes into the interior of a padded grid, `PLANES`
+/// floats a point; the border stays zero.
+fn expand(size: usize, bytes: &[u8], grid: &mut [f32]) {
+    let width = size + 2;
+    for (row, line) in bytes.chunks_exact(size).enumerate() {
+        let start = ((row + 1) * width + 1) * PLANES;
+        let points = grid[start..start + size * PLANES].chunks_exact_mut(PLANES);
+        for (point, &code) in points.zip(line) {
+            point.copy_from_slice(&INPUT_PLANES[usize::from(code)]);
+        }
+    }
+}
+
+/// Per-thread scratch space of the forward pass: the padded grids of a batch.
+#[derive(Clone, Debug)]
+pub struct Workspace {
+    /// Which copy of the convolution kernel this processor runs.
+    path: conv::Path,
+    /// The input planes.
+    input: Vec<f32>,
+    /// A block's input, then its output.
+    current: Vec<f32>,
+    /// Between a block's two convolutions.
+    middle: Vec<f32>,
+    /// A block's output, before it becomes `current`.
+    next: Vec<f32>,
+}
+
+impl Workspace {
+    /// The copy of the convolution kernel in use (`avx2+fma` or `portable`).
+    pub fn kernel(&self) -> &'static str {
+        self.path.name()
+    }
+
+    /// The same workspace running the portable kernel, to compare it with the fast one.
+    pub fn portable(mut self) -> Workspace {
+        self.path = conv::Path::Portable;
+        self
+    }
+
+    /// Room for `batch` grids of `size` (growing if needed), zeroed: the kernels write only
+    /// the points on the board, so the borders must start at zero, and a smaller board than
+    /// the last one has its border where the last one had stones.
+    fn prepare(&mut self, batch: usize, size: usize, stride: usize) {
+        let grid = conv::grid_points(size);
+        let zero = |buffer: &mut Vec<f32>, len: usize| {
+            if buffer.len() < len {
+                buffer.resize(len, 0.0);
+            }
+            buffer[..len].fill(0.0);
+        };
+        zero(&mut self.input, batch * grid * PLANES);
+        for buffer in [&mut self.current, &mut self.middle, &mut self.next] {
+            zero(buffer, batch * grid * stride);
+        }
+    }
+}
+
+/// Probabilities from logits: a softmax over the points `allowed` accepts, 0 at the others.
+/// Returns false, with every probability 0, when no point is allowed.
+///
+/// # Panics
+/// If `logits` and `out` differ in length.
+pub fn softmax_over(logits: &[f32], allowed: impl Fn(usize) -> bool, out: &mut [f32]) -> bool {
+    assert_eq!(logits.len(), out.len(), "one probability a logit");
+    let max = (0..logits.len())
+        .filter(|&p| allowed(p))
+        .map(|p| logits[p])
+        .fold(f32::NEG_INFINITY, f32::max);
+    if max == f32::NEG_INFINITY {
+        out.fill(0.0);
+        return false;
+    }
+    let mut sum = 0.0;
+    for (p, (o, &l)) in out.iter_mut().zip(logits).enumerate() {
+        *o = if allowed(p) { (l - max).exp() } else { 0.0 };
+        sum += *o;
+    }
+    out.iter_mut().for_each(|o| *o /= sum);
+    true
+}
+
+#[cfg(test)]
+mod tests;

@@ -19,6 +19,7 @@ mod gtp_robustness;
 mod handicap;
 mod long_lines;
 mod params;
+mod policy_net;
 mod random_games;
 mod review;
 mod search;

@@ -1,0 +1,144 @@
+//! Speed of the policy network's forward pass: evaluations per second on one thread, for
+//! batches of 1 and 8 positions, each the median of several runs.
+//!
+//!     cargo bench --bench policy_net                          # 9x9, 13x13, 19x19
+//!     cargo bench --bench policy_net -- 19 --seconds 2 --runs 5
+//!     cargo bench --bench policy_net -- --net weights.hnet --batch 16
+//!
+//! Without `--net` it runs a network of random weights of 6 blocks and 32 channels (change
+//! them with `--blocks` and `--channels`); `--portable` runs the kernel compiled for any x86-64
+//! processor instead of the fastest this one has: the speed depends only on the shape. The
+//! positions are random input bytes, which cost the same as real ones.
+
+use hoshi::net::model::{PolicyNet, Weights, Workspace};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+
+struct Options {
+    sizes: Vec<usize>,
+    batches: Vec<usize>,
+    runs: usize,
+    seconds: f64,
+    net: Option<String>,
+    channels: usize,
+    blocks: usize,
+    portable: bool,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        sizes: Vec::new(),
+        batches: Vec::new(),
+        runs: 3,
+        seconds: 1.0,
+        net: None,
+        channels: 32,
+        blocks: 6,
+        portable: false,
+    };
+    let mut args = std::env::args().skip(1);
+    let number = |args: &mut dyn Iterator<Item = String>, default: usize| {
+        args.next().and_then(|v| v.parse().ok()).unwrap_or(default)
+    };
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--runs" => o.runs = number(&mut args, o.runs).max(1),
+            "--seconds" => {
+                o.seconds = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(o.seconds)
+            }
+            "--batch" => o.batches.push(number(&mut args, 1).max(1)),
+            "--net" => o.net = args.next(),
+            "--channels" => o.channels = number(&mut args, o.channels),
+            "--blocks" => o.blocks = number(&mut args, o.blocks),
+            "--portable" => o.portable = true,
+            "--bench" => {}
+            other => o.sizes.extend(other.parse::<usize>().ok()),
+        }
+    }
+    if o.sizes.is_empty() {
+        o.sizes = vec![9, 13, 19];
+    }
+    if o.batches.is_empty() {
+        o.batches = vec![1, 8];
+    }
+    o
+}
+
+fn main() {
+    let o = options();
+    let loaded = match &o.net {
+        Some(path) => PolicyNet::load(path),
+        None => PolicyNet::from_weights(&Weights::random(o.channels, o.blocks, 2026)),
+    };
+    let net = match loaded {
+        Ok(net) => net,
+        Err(e) => {
+            eprintln!("policy_net bench: {e}");
+            std::process::exit(1);
+        }
+    };
+    let origin = o.net.as_deref().unwrap_or("random weights");
+    let kernel = workspace(&net, 2, 1, &o).kernel();
+    println!(
+        "policy net ({origin}): {} blocks x {} channels; {kernel} kernel; one thread; median of {} runs of {} s",
+        net.blocks(),
+        net.channels(),
+        o.runs,
+        o.seconds
+    );
+    for &size in &o.sizes {
+        for &batch in &o.batches {
+            speed(&net, size, batch, &o);
+        }
+    }
+}
+
+/// Evaluations per second of batches of `batch` positions of `size`.
+fn speed(net: &PolicyNet, size: usize, batch: usize, o: &Options) {
+    let mut rng = SmallRng::seed_from_u64(size as u64);
+    let positions: Vec<Vec<u8>> = (0..batch)
+        .map(|_| (0..size * size).map(|_| rng.gen()).collect())
+        .collect();
+    let inputs: Vec<&[u8]> = positions.iter().map(Vec::as_slice).collect();
+    let mut logits = vec![0.0; batch * size * size];
+    let mut ws = workspace(net, size, batch, o);
+    let rates: Vec<f64> = (0..o.runs)
+        .map(|_| {
+            let start = Instant::now();
+            let mut evaluations = 0;
+            while start.elapsed().as_secs_f64() < o.seconds {
+                net.forward(size, &inputs, &mut ws, &mut logits);
+                std::hint::black_box(&mut logits);
+                evaluations += batch;
+            }
+            evaluations as f64 / start.elapsed().as_secs_f64()
+        })
+        .collect();
+    let (mid, lo, hi) = median(rates);
+    println!(
+        "{size:>2}x{size:<2} batch {batch:>2}: {mid:>8.0} evaluations/s (min {lo:.0}, max {hi:.0}); {:.3} ms each",
+        1000.0 / mid
+    );
+}
+
+fn workspace(net: &PolicyNet, size: usize, batch: usize, o: &Options) -> Workspace {
+    let ws = net.workspace(size, batch);
+    if o.portable {
+        ws.portable()
+    } else {
+        ws
+    }
+}
+
+fn median(mut values: Vec<f64>) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    (
+        values[values.len() / 2],
+        values[0],
+        values[values.len() - 1],
+    )
+}
