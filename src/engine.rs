@@ -467,7 +467,12 @@ impl Engine {
         let mut moves: Vec<(Move, f32)> = board
             .geometry()
             .points()
-            .map(|p| (Move::Play(p), probabilities[features::point_index(board, p)]))
+            .map(|p| {
+                (
+                    Move::Play(p),
+                    probabilities[features::point_index(board, p)],
+                )
+            })
             .filter(|&(mv, _)| self.game.is_legal(color, mv))
             .collect();
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));

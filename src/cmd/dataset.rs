@@ -171,7 +171,13 @@ fn encode_record(
 ) {
     let points = SIZE * SIZE;
     recent.clear();
-    recent.extend(game.history().iter().rev().take(features::HISTORY).map(|t| t.mv));
+    recent.extend(
+        game.history()
+            .iter()
+            .rev()
+            .take(features::HISTORY)
+            .map(|t| t.mv),
+    );
     features::encode(game.board(), color, recent, &mut record[..points]);
     let target = features::point_index(game.board(), p) as u16;
     record[points..points + 2].copy_from_slice(&target.to_le_bytes());
@@ -252,7 +258,10 @@ pub fn replay(
             }
         }
         if let Err(why) = game.check(color, mv) {
-            log::warn!("game on index line {line}: move {} {token}: {why}", number + 1);
+            log::warn!(
+                "game on index line {line}: move {} {token}: {why}",
+                number + 1
+            );
             tally.cut_short += 1;
             break;
         }
@@ -309,9 +318,15 @@ mod tests {
         assert_eq!(out.len(), 3);
         let points = SIZE * SIZE;
         // Q16 (SGF pd) is column 15, row 15 from the bottom.
-        assert_eq!(u16::from_le_bytes([out[0][points], out[0][points + 1]]), 15 * 19 + 15);
+        assert_eq!(
+            u16::from_le_bytes([out[0][points], out[0][points + 1]]),
+            15 * 19 + 15
+        );
         // D4 (dp): column 3, row 3.
-        assert_eq!(u16::from_le_bytes([out[1][points], out[1][points + 1]]), 3 * 19 + 3);
+        assert_eq!(
+            u16::from_le_bytes([out[1][points], out[1][points + 1]]),
+            3 * 19 + 3
+        );
         // In the second position Black's Q16 is the opponent's stone, played one move ago,
         // with four liberties.
         assert_eq!(out[1][15 * 19 + 15], 2 | 3 << 2 | 1 << 4);

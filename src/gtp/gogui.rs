@@ -116,7 +116,11 @@ pub fn policy_gfx(engine: &mut Engine, args: &[String]) -> Reply {
     }
     let mut lines = vec![influence, labels];
     if let Some(&(mv, p)) = moves.first() {
-        lines.push(format!("TEXT policy network: {} {:.1}%", g.move_name(mv), 100.0 * p));
+        lines.push(format!(
+            "TEXT policy network: {} {:.1}%",
+            g.move_name(mv),
+            100.0 * p
+        ));
     }
     Ok(lines.join("\n"))
 }

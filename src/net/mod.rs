@@ -85,13 +85,24 @@ impl Evaluator {
     /// `color` to play on `board`, into `out` (`size²` values), with `recent` the moves before
     /// this position, the most recent first. Points the side to move may not play get 0;
     /// returns false, with every probability 0, when there is no such point.
-    pub fn policy(&mut self, board: &Board, color: Color, recent: &[Move], out: &mut [f32]) -> bool {
+    pub fn policy(
+        &mut self,
+        board: &Board,
+        color: Color,
+        recent: &[Move],
+        out: &mut [f32],
+    ) -> bool {
         let area = board.size() * board.size();
         self.input.resize(area, 0);
         self.logits.resize(area, 0.0);
         features::encode(board, color, recent, &mut self.input);
         let net = self.net.net();
-        net.forward(board.size(), &[&self.input], &mut self.workspace, &mut self.logits);
+        net.forward(
+            board.size(),
+            &[&self.input],
+            &mut self.workspace,
+            &mut self.logits,
+        );
         let input = &self.input;
         model::softmax_over(&self.logits, |i| features::is_playable(input[i]), out)
     }

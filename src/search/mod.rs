@@ -141,7 +141,6 @@ pub struct Progress<'a> {
     root: &'a Root,
     scores: &'a RootScores,
     game: &'a Game,
-    color: Color,
     playouts: &'a AtomicU64,
     started: Instant,
 }
@@ -187,7 +186,7 @@ impl Progress<'_> {
             self.tree,
             self.params,
             self.game,
-            self.color,
+            self.root,
             self.playouts(),
             self.elapsed(),
         );
@@ -512,7 +511,6 @@ impl Search {
                     root: &root,
                     scores: &scores,
                     game,
-                    color,
                     playouts: &playouts,
                     started,
                 };
@@ -923,7 +921,11 @@ fn net_prior_at(
     // The moves before this node: the path's, most recent first, then the root's.
     s.recent.clear();
     let path_moves = s.path[1..].iter().rev().map(|&i| tree.node(i).mv());
-    s.recent.extend(path_moves.chain(root.recent.iter().copied()).take(features::HISTORY));
+    s.recent.extend(
+        path_moves
+            .chain(root.recent.iter().copied())
+            .take(features::HISTORY),
+    );
     let size = root.board.size();
     let evaluator = s.evaluator.get_or_insert_with(|| Evaluator::new(net, size));
     s.policy.resize(size * size, 0.0);

@@ -1,0 +1,241 @@
+//! Move prediction on the held-out 9-dan games (the games `hoshi dataset` keeps out of
+//! training): how often the policy network, the hand-made priors and the playout policy name
+//! the move the player chose first (top-1) or among their first five (top-5), overall and by
+//! phase of the game.
+//!
+//!     cargo run --release --example predict -- --games go-games/Tom
+//!     cargo run --release --example predict -- --games go-games/Tom --net other.hnet --max-games 100
+//!
+//! Each predictor ranks the legal moves: the network by probability, the priors by their
+//! virtual wins (what analysis shows as `prior`), the playout policy by how often it picks a
+//! move in `--samples` draws. Ties are broken at random in expectation: a hit shared with
+//! `t` other moves at the cut counts as the share of the cut it fills.
+
+use hoshi::cmd::dataset::{self, Tally};
+use hoshi::coord::{Color, Move, Point};
+use hoshi::game::Game;
+use hoshi::net::{features, Evaluator, PolicyNet, SharedNet};
+use hoshi::search::playout::{self, Forbidden, PlayoutPolicy};
+use hoshi::search::priors::Priors;
+use hoshi::search::PriorWeights;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Phases of the game: moves 1–50, 51–150, 151 on.
+const PHASES: [(usize, usize, &str); 3] = [
+    (1, 50, "moves 1-50"),
+    (51, 150, "moves 51-150"),
+    (151, usize::MAX, "moves 151+"),
+];
+
+struct Options {
+    games: PathBuf,
+    net: Option<PathBuf>,
+    max_games: usize,
+    samples: usize,
+    held_out_every: u32,
+}
+
+fn options() -> Result<Options, String> {
+    let mut o = Options {
+        games: PathBuf::new(),
+        net: None,
+        max_games: usize::MAX,
+        samples: 64,
+        held_out_every: 100,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--games" => o.games = PathBuf::from(value()?),
+            "--net" => o.net = Some(PathBuf::from(value()?)),
+            "--max-games" => o.max_games = value()?.parse().map_err(|_| "--max-games N")?,
+            "--samples" => o.samples = value()?.parse().map_err(|_| "--samples N")?,
+            "--held-out-every" => {
+                o.held_out_every = value()?.parse().map_err(|_| "--held-out-every N")?
+            }
+            _ => return Err(format!("unknown argument {flag}")),
+        }
+    }
+    if o.games.as_os_str().is_empty() {
+        return Err("--games DIR (the go-games/Tom folder) is required".into());
+    }
+    Ok(o)
+}
+
+/// Top-1 and top-5 hits of one predictor, per phase.
+#[derive(Default, Clone, Copy)]
+struct Hits {
+    positions: f64,
+    top1: f64,
+    top5: f64,
+}
+
+impl Hits {
+    fn add(&mut self, scores: &[(Point, f64)], played: Point) {
+        let Some(&(_, mine)) = scores.iter().find(|s| s.0 == played) else {
+            self.positions += 1.0;
+            return;
+        };
+        let higher = scores.iter().filter(|s| s.1 > mine).count() as f64;
+        let equal = scores.iter().filter(|s| s.1 == mine).count() as f64;
+        let within = |k: f64| ((k - higher) / equal).clamp(0.0, 1.0);
+        self.positions += 1.0;
+        self.top1 += within(1.0);
+        self.top5 += within(5.0);
+    }
+}
+
+fn main() -> ExitCode {
+    let o = match options() {
+        Ok(o) => o,
+        Err(why) => {
+            eprintln!("predict: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let net = match &o.net {
+        None => SharedNet::embedded(),
+        Some(path) => match PolicyNet::load(path) {
+            Ok(net) => SharedNet::new(net),
+            Err(why) => {
+                eprintln!("predict: {}: {why}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let games = match dataset::games(&o.games) {
+        Ok(g) => g,
+        Err(why) => {
+            eprintln!("predict: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let held_out = games
+        .games
+        .iter()
+        .filter(|(line, _)| dataset::is_held_out(*line, o.held_out_every))
+        .take(o.max_games);
+    let mut evaluator = Evaluator::new(&net, 19);
+    let weights = PriorWeights::default();
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut hits: HashMap<&str, [Hits; 3]> = HashMap::new();
+    let mut probabilities = vec![0.0; 361];
+    let mut recent = Vec::new();
+    let mut tally = Tally::default();
+    let mut played_games = 0;
+    for (line, moves) in held_out {
+        played_games += 1;
+        let _ = dataset::replay(moves, *line, &mut tally, |game, color, played| {
+            let phase = PHASES
+                .iter()
+                .position(|&(from, to, _)| (from..=to).contains(&(game.move_number() + 1)))
+                .unwrap_or(2);
+            let legal = game.legal_points(color);
+            recent.clear();
+            recent.extend(
+                game.history()
+                    .iter()
+                    .rev()
+                    .take(features::HISTORY)
+                    .map(|t| t.mv),
+            );
+            let board = game.board();
+            evaluator.policy(board, color, &recent, &mut probabilities);
+            let by_net: Vec<(Point, f64)> = legal
+                .iter()
+                .map(|&p| (p, f64::from(probabilities[features::point_index(board, p)])))
+                .collect();
+            hits.entry("policy network").or_default()[phase].add(&by_net, played);
+            let by_priors = prior_scores(game, color, &legal, &weights);
+            hits.entry("hand-made priors").or_default()[phase].add(&by_priors, played);
+            let by_playouts = playout_scores(game, color, &legal, o.samples, &mut rng);
+            hits.entry("playout policy").or_default()[phase].add(&by_playouts, played);
+            Ok(())
+        });
+    }
+    report(&hits, played_games);
+    ExitCode::SUCCESS
+}
+
+/// The priors' virtual wins of each legal move.
+fn prior_scores(game: &Game, color: Color, legal: &[Point], w: &PriorWeights) -> Vec<(Point, f64)> {
+    let history = game.history();
+    let nth_last = |k: usize| {
+        history
+            .len()
+            .checked_sub(k)
+            .map_or(Move::Pass, |i| history[i].mv)
+    };
+    let board = game.board();
+    let priors = Priors::new(board, color, nth_last(1), nth_last(2), w);
+    legal
+        .iter()
+        .map(|&p| (p, priors.of(board, color, Move::Play(p)).0))
+        .collect()
+}
+
+/// How often the playout policy picks each legal move in `samples` draws.
+fn playout_scores(
+    game: &Game,
+    color: Color,
+    legal: &[Point],
+    samples: usize,
+    rng: &mut SmallRng,
+) -> Vec<(Point, f64)> {
+    let last = game.history().last().map_or(Move::Pass, |t| t.mv);
+    let mut counts: HashMap<Point, f64> = HashMap::new();
+    for _ in 0..samples {
+        let mv = playout::choose(
+            game.board(),
+            color,
+            last,
+            &PlayoutPolicy::HEAVY,
+            &Forbidden::default(),
+            rng,
+        );
+        if let Move::Play(p) = mv {
+            *counts.entry(p).or_default() += 1.0;
+        }
+    }
+    legal
+        .iter()
+        .map(|&p| (p, counts.get(&p).copied().unwrap_or(0.0)))
+        .collect()
+}
+
+fn report(hits: &HashMap<&str, [Hits; 3]>, games: usize) {
+    println!("{games} held-out games");
+    println!(
+        "{:<18} {:>9} {:>7} {:>7}   top-1 by phase",
+        "predictor", "positions", "top-1", "top-5"
+    );
+    for name in ["policy network", "hand-made priors", "playout policy"] {
+        let Some(phases) = hits.get(name) else {
+            continue;
+        };
+        let total = phases.iter().fold(Hits::default(), |a, h| Hits {
+            positions: a.positions + h.positions,
+            top1: a.top1 + h.top1,
+            top5: a.top5 + h.top5,
+        });
+        let share = |x: f64, n: f64| 100.0 * x / n.max(1.0);
+        let by_phase: Vec<String> = phases
+            .iter()
+            .zip(PHASES)
+            .map(|(h, (_, _, label))| format!("{label} {:.1}%", share(h.top1, h.positions)))
+            .collect();
+        println!(
+            "{:<18} {:>9} {:>6.1}% {:>6.1}%   {}",
+            name,
+            total.positions,
+            share(total.top1, total.positions),
+            share(total.top5, total.positions),
+            by_phase.join(", ")
+        );
+    }
+}
