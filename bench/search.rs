@@ -6,6 +6,7 @@
 //!     cargo bench --bench search                                  # 9x9 and 19x19
 //!     cargo bench --bench search -- 9 --seconds 1 --runs 5
 //!     cargo bench --bench search -- 9 --engine "/usr/games/gnugo --mode gtp --level 10"
+//!     cargo bench --bench search -- 19 --net on          # with the policy network only (off, both)
 //!
 //! The middle-game and endgame positions are games played by the playout policy from a fixed
 //! seed (30 and 60 moves on 9x9, 120 and 250 on 19x19), so they are the same on every run.
@@ -13,6 +14,7 @@
 use hoshi::board::Board;
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
+use hoshi::net::SharedNet;
 use hoshi::rules::Ruleset;
 use hoshi::search::playout::{self, light_playout, Forbidden, PlayoutPolicy};
 use hoshi::search::{Budget, Search, SearchConfig};
@@ -29,6 +31,8 @@ struct Options {
     seconds: f64,
     threads: Vec<usize>,
     engine: Option<String>,
+    /// The policy network's settings to measure: without it, with it, or both.
+    nets: Vec<bool>,
 }
 
 fn options() -> Options {
@@ -39,6 +43,7 @@ fn options() -> Options {
         seconds: 1.0,
         threads: Vec::new(),
         engine: None,
+        nets: vec![false, true],
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -54,6 +59,13 @@ fn options() -> Options {
                 .threads
                 .extend(args.next().and_then(|v| v.parse::<usize>().ok())),
             "--engine" => o.engine = args.next(),
+            "--net" => {
+                o.nets = match args.next().as_deref() {
+                    Some("off") => vec![false],
+                    Some("on") => vec![true],
+                    _ => vec![false, true],
+                }
+            }
             "--bench" => {}
             other => o.sizes.extend(other.parse::<usize>().ok()),
         }
@@ -78,7 +90,9 @@ fn main() {
         for (name, moves) in positions(size) {
             let game = replay(size, &moves);
             for &t in &o.threads {
-                search_speed(&game, name, t, &o);
+                for &net in &o.nets {
+                    search_speed(&game, name, t, net, &o);
+                }
             }
             if let Some(engine) = &o.engine {
                 engine_speed(engine, &game, name, &o);
@@ -201,12 +215,15 @@ fn replay(size: usize, moves: &[Move]) -> Game {
     game
 }
 
-fn search_speed(game: &Game, name: &str, threads: usize, o: &Options) {
+/// Search playouts per second from `game`, with the embedded policy network or without it
+/// (on boards smaller than its `net_min_size` both are the same search).
+fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options) {
     let mut memory = 0;
     let rates: Vec<f64> = (0..o.runs)
         .map(|run| {
             let config = SearchConfig {
                 threads,
+                net: net.then(SharedNet::embedded),
                 ..SearchConfig::default()
             };
             let mut search = Search::new(config, run as u64);
@@ -222,7 +239,8 @@ fn search_speed(game: &Game, name: &str, threads: usize, o: &Options) {
     let (mid, lo, hi) = median(rates);
     let size = game.size();
     println!(
-        "{size:>2}x{size:<2} search, {name:<11}, {threads} thread(s): {mid:>9.0} playouts/s (min {lo:.0}, max {hi:.0}); tree {:.1} MiB",
+        "{size:>2}x{size:<2} search, {name:<11}, {threads} thread(s), {:<10}: {mid:>9.0} playouts/s (min {lo:.0}, max {hi:.0}); tree {:.1} MiB",
+        if net { "network" } else { "no network" },
         memory as f64 / f64::from(1 << 20)
     );
 }

@@ -4,6 +4,8 @@
 //!
 //! * core: [`coord`], [`board`], [`rules`], [`game`], [`score`], [`handicap`], [`sgf`] — positions,
 //!   rules and game records; no search.
+//! * [`net`]: the policy network, a learned move predictor (input features, weights, forward
+//!   pass); the search uses it for priors.
 //! * [`search`]: the Monte Carlo tree search (tree, the one playout engine, patterns, priors,
 //!   the ownership map, the tuning parameters); it knows nothing of levels, judges, clocks
 //!   or GTP.

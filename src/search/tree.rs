@@ -488,4 +488,30 @@ mod tests {
         assert!(!sub.node(grandchild).is_expanded());
         assert_eq!(sub.len(), 2);
     }
+
+    #[test]
+    fn the_network_prior_is_given_once_and_survives_reuse() {
+        let tree = Tree::new(1 << 20);
+        assert!(tree.try_begin_expansion(ROOT));
+        assert!(tree.expand(ROOT, &[child(0), child(1)]));
+        let first = tree.node(ROOT).children().start;
+        assert!(tree.node(first).claim_net_prior());
+        assert!(!tree.node(first).claim_net_prior());
+        tree.node(first).add_prior(30.0, 30.0);
+        let s = tree.node(first).stats();
+        assert_eq!(
+            (s.visits, s.wins, s.prior_visits, s.prior_wins),
+            (40, 35.0, 40, 35.0)
+        );
+        assert_eq!(s.playouts(), 0);
+        tree.node(first).ban();
+        // A kept tree remembers that the network has spoken, not the ban.
+        let kept = tree.subtree(ROOT, 1 << 20);
+        let copy = kept.node(kept.node(ROOT).children().start);
+        assert!(!copy.is_banned());
+        assert!(!copy.claim_net_prior());
+        assert!(kept
+            .node(kept.node(ROOT).children().start + 1)
+            .claim_net_prior());
+    }
 }

@@ -104,3 +104,85 @@ fn policy_net_matches_the_training_code() {
         }
     }
 }
+
+/// The network hoshi ships with has learned where strong players open: on an empty 19×19
+/// board its best four moves are the corners' star or 3-4 points, and after Black's Q16 it
+/// answers in another corner, not next to the stone. A network that learned nothing fails.
+#[test]
+fn the_embedded_network_opens_in_the_corners() {
+    let mut engine = hoshi::engine::Engine::new(hoshi::engine::Settings::default());
+    let answers = crate::common::gtp_answers(&mut engine, "hoshi-policy 4\n");
+    let corner = regex::Regex::new(r"^([CDEQR](3|4|5|15|16|17)) 0\.\d{4}$").expect("regex");
+    let lines: Vec<&str> = answers[0].trim_start_matches("= ").lines().collect();
+    assert_eq!(lines.len(), 4, "{answers:?}");
+    for line in &lines {
+        assert!(
+            corner.is_match(line),
+            "{line} is not a corner point: {answers:?}"
+        );
+    }
+    let total: f64 = lines
+        .iter()
+        .filter_map(|l| l.split(' ').nth(1)?.parse::<f64>().ok())
+        .sum();
+    assert!(total > 0.3, "the corners take {total} of the probability");
+}
+
+/// `--policy-net none`: the commands that need the network say so, and the game goes on.
+#[test]
+fn without_a_network_hoshi_policy_fails_cleanly() {
+    let settings = hoshi::engine::Settings {
+        net: None,
+        ..hoshi::engine::Settings::default()
+    };
+    let mut engine = hoshi::engine::Engine::new(settings);
+    let answers = crate::common::gtp_answers(
+        &mut engine,
+        "hoshi-policy\nhoshi-policy_gfx\nplay b d4\n1 showboard\n",
+    );
+    assert_eq!(answers[0], "? no policy network (--policy-net none)");
+    assert_eq!(answers[1], "? no policy network (--policy-net none)");
+    assert_eq!(answers[2], "=");
+    assert!(answers[3].starts_with("=1"), "{answers:?}");
+}
+
+/// What analysis shows as a move's prior is the network's probability for it (Sabaki draws
+/// it), the same number `hoshi-policy` gives.
+#[test]
+fn analysis_priors_are_the_networks_probabilities() {
+    use hoshi::search::{Budget, Search, SearchConfig};
+    let game = hoshi::game::Game::new(19, hoshi::rules::Ruleset::FRENCH, 7.5).expect("a game");
+    let engine = hoshi::engine::Engine::new(hoshi::engine::Settings::default());
+    let policy = engine.policy().expect("the embedded network");
+    let config = SearchConfig {
+        net: Some(hoshi::net::SharedNet::embedded()),
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, 7);
+    let mut infos = Vec::new();
+    search.run_watched(
+        &game,
+        hoshi::coord::Color::Black,
+        Budget {
+            playouts: Some(3000),
+            time: None,
+        },
+        &mut |progress| {
+            infos = progress.moves();
+            true
+        },
+    );
+    assert!(!infos.is_empty());
+    for info in &infos {
+        let expected = policy
+            .iter()
+            .find(|(mv, _)| *mv == info.mv)
+            .map_or(0.0, |m| f64::from(m.1));
+        assert!(
+            (info.prior - expected).abs() < 1e-6,
+            "{:?}: {} vs {expected}",
+            info.mv,
+            info.prior
+        );
+    }
+}

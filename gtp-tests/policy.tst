@@ -1,0 +1,32 @@
+# The policy network: its moves for the side to move (hoshi-policy) and its heat map
+# (hoshi-policy_gfx). The embedded network learned from 9-dan games: on an empty 19x19
+# board its first choices are corner points on the third and fourth lines.
+
+boardsize 19
+clear_board
+1 hoshi-policy 3
+#? [([C-ER][3-5]|[C-ER]1[5-7]|Q[3-5]|Q1[5-7]) 0\.\d{4}\n[A-T]\d{1,2} 0\.\d{4}\n[A-T]\d{1,2} 0\.\d{4}]
+
+2 hoshi-policy
+#? [([A-HJ-T]\d{1,2} 0\.\d{4}\n){9}[A-HJ-T]\d{1,2} 0\.\d{4}]
+
+hoshi-policy x
+#! [syntax error]
+
+hoshi-policy 1 2
+#! [syntax error]
+
+# More than there are legal moves: every legal move once.
+boardsize 2
+clear_board
+play b a1
+3 hoshi-policy 100
+#? [[AB][12] 0\.\d{4}\n[AB][12] 0\.\d{4}\n[AB][12] 0\.\d{4}]
+
+4 hoshi-policy 0
+#? []
+
+boardsize 19
+clear_board
+5 hoshi-policy_gfx
+#? [INFLUENCE( [A-T]\d{1,2} [01]\.\d\d)+\nLABEL( [A-T]\d{1,2} \d+)+\nTEXT policy network: [A-T]\d{1,2} \d+\.\d%]
