@@ -137,13 +137,7 @@ fn main() -> ExitCode {
                 .unwrap_or(2);
             let legal = game.legal_points(color);
             recent.clear();
-            recent.extend(
-                game.history()
-                    .iter()
-                    .rev()
-                    .take(features::HISTORY)
-                    .map(|t| t.mv),
-            );
+            recent.extend(game.recent_moves(features::HISTORY));
             let board = game.board();
             evaluator.policy(board, color, &recent, &mut probabilities);
             let by_net: Vec<(Point, f64)> = legal
@@ -164,15 +158,9 @@ fn main() -> ExitCode {
 
 /// The priors' virtual wins of each legal move.
 fn prior_scores(game: &Game, color: Color, legal: &[Point], w: &PriorWeights) -> Vec<(Point, f64)> {
-    let history = game.history();
-    let nth_last = |k: usize| {
-        history
-            .len()
-            .checked_sub(k)
-            .map_or(Move::Pass, |i| history[i].mv)
-    };
     let board = game.board();
-    let priors = Priors::new(board, color, nth_last(1), nth_last(2), w);
+    let (last, second_last) = (game.nth_last_move(1), game.nth_last_move(2));
+    let priors = Priors::new(board, color, last, second_last, w);
     legal
         .iter()
         .map(|&p| (p, priors.of(board, color, Move::Play(p)).0))
@@ -187,7 +175,7 @@ fn playout_scores(
     samples: usize,
     rng: &mut SmallRng,
 ) -> Vec<(Point, f64)> {
-    let last = game.history().last().map_or(Move::Pass, |t| t.mv);
+    let last = game.nth_last_move(1);
     let mut counts: HashMap<Point, f64> = HashMap::new();
     for _ in 0..samples {
         let mv = playout::choose(

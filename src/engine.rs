@@ -458,10 +458,7 @@ impl Engine {
         let net = self.settings.net?;
         let board = self.game.board();
         let color = self.game.to_move();
-        let recent: Vec<Move> = (self.game.history().iter().rev())
-            .take(features::HISTORY)
-            .map(|turn| turn.mv)
-            .collect();
+        let recent: Vec<Move> = self.game.recent_moves(features::HISTORY).collect();
         let mut probabilities = vec![0.0; board.size() * board.size()];
         Evaluator::new(&net, board.size()).policy(board, color, &recent, &mut probabilities);
         let mut moves: Vec<(Move, f32)> = board

@@ -159,6 +159,19 @@ impl Game {
         &self.history
     }
 
+    /// The last `count` moves (passes included), the most recent first: what the priors and
+    /// the policy network look at.
+    pub fn recent_moves(&self, count: usize) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().rev().take(count).map(|t| t.mv)
+    }
+
+    /// The move played `k` moves ago (1: the last one), or a pass before the first move.
+    pub fn nth_last_move(&self, k: usize) -> Move {
+        k.checked_sub(1)
+            .and_then(|skip| self.recent_moves(k).nth(skip))
+            .unwrap_or(Move::Pass)
+    }
+
     /// Number of moves played (passes included).
     pub fn move_number(&self) -> usize {
         self.history.len()

@@ -171,13 +171,7 @@ fn encode_record(
 ) {
     let points = SIZE * SIZE;
     recent.clear();
-    recent.extend(
-        game.history()
-            .iter()
-            .rev()
-            .take(features::HISTORY)
-            .map(|t| t.mv),
-    );
+    recent.extend(game.recent_moves(features::HISTORY));
     features::encode(game.board(), color, recent, &mut record[..points]);
     let target = features::point_index(game.board(), p) as u16;
     record[points..points + 2].copy_from_slice(&target.to_le_bytes());

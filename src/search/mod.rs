@@ -602,13 +602,6 @@ fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey) -> Option<u32> {
 }
 
 fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
-    let history = game.history();
-    let nth_last = |k: usize| {
-        history
-            .len()
-            .checked_sub(k)
-            .map_or(Move::Pass, |i| history[i].mv)
-    };
     let rules = game.rules();
     let bonus = match rules.scoring {
         Scoring::Area => rules.handicap_bonus.points(game.handicap()),
@@ -617,9 +610,9 @@ fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
     Root {
         board: game.board().clone(),
         to_move: color,
-        last: nth_last(1),
-        second_last: nth_last(2),
-        recent: (1..=features::HISTORY).map(nth_last).collect(),
+        last: game.nth_last_move(1),
+        second_last: game.nth_last_move(2),
+        recent: game.recent_moves(features::HISTORY).collect(),
         policy: None,
         passes: game.passes(),
         komi: game.komi() + bonus,
