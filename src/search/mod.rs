@@ -834,7 +834,7 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
                 break;
             }
         }
-        if index != ROOT && node.stats().visits >= config.params.net.after {
+        if index != ROOT && node.visits() >= config.params.net.after {
             net_prior_at(tree, index, root, config, color, s);
         }
         let selected = if index == ROOT && root.bans {

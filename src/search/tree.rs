@@ -178,7 +178,16 @@ impl Node {
     /// Claims the right to give the children the policy network's prior: only the first
     /// caller gets `true`, so the network evaluates a position once.
     pub fn claim_net_prior(&self) -> bool {
-        self.flags.fetch_or(NET_PRIOR, Relaxed) & NET_PRIOR == 0
+        // Read before writing: every simulation through a node that had the prior asks again,
+        // and a plain load keeps the shared cache line clean.
+        self.flags.load(Relaxed) & NET_PRIOR == 0
+            && self.flags.fetch_or(NET_PRIOR, Relaxed) & NET_PRIOR == 0
+    }
+
+    /// Simulations through the node, priors included (one load, for the hot path).
+    #[inline]
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
     }
 
     /// Adds prior knowledge that came after the node was made (the network's, evaluated
