@@ -198,20 +198,30 @@ impl Weights {
             weights: reader.floats(outputs * inputs * kernel),
             bias: reader.floats(outputs),
         };
-        let stem = layer(PLANES, 9, c);
+        Ok(Weights::shaped(c, blocks, &mut layer))
+    }
+
+    /// The network's shape, written once: the stem, the blocks, the head, each layer made by
+    /// `layer(inputs, kernel points, outputs)` in the file's order.
+    fn shaped(
+        channels: usize,
+        blocks: usize,
+        layer: &mut impl FnMut(usize, usize, usize) -> Layer,
+    ) -> Weights {
+        let stem = layer(PLANES, 9, channels);
         let blocks = (0..blocks)
             .map(|_| Block {
-                conv1: layer(c, 9, c),
-                conv2: layer(c, 9, c),
+                conv1: layer(channels, 9, channels),
+                conv2: layer(channels, 9, channels),
             })
             .collect();
-        let head = layer(c, 1, 1);
-        Ok(Weights {
+        let head = layer(channels, 1, 1);
+        Weights {
             channels,
             stem,
             blocks,
             head,
-        })
+        }
     }
 
     /// The `.hnet` file of these weights.
@@ -242,20 +252,7 @@ impl Weights {
                 bias: (0..outputs).map(|_| rng.gen_range(-0.1..0.1)).collect(),
             }
         };
-        let stem = layer(PLANES, 9, channels);
-        let blocks = (0..blocks)
-            .map(|_| Block {
-                conv1: layer(channels, 9, channels),
-                conv2: layer(channels, 9, channels),
-            })
-            .collect();
-        let head = layer(channels, 1, 1);
-        Weights {
-            channels,
-            stem,
-            blocks,
-            head,
-        }
+        Weights::shaped(channels, blocks, &mut layer)
     }
 
     /// Every layer in file order, with its name and the lengths its weights and bias must have.
