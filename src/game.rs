@@ -11,7 +11,7 @@
 use crate::board::{Board, Illegal, MoveEffect};
 use crate::coord::{Color, Move, Point, Vertex};
 use crate::handicap::{self, HandicapError};
-use crate::rules::{KoRule, Ruleset};
+use crate::rules::{KoRule, Ruleset, Scoring};
 use crate::score::{self, Adjustments, Score, Status};
 
 /// The part of the game that changes with every move.
@@ -122,6 +122,17 @@ impl Game {
 
     pub fn komi(&self) -> f64 {
         self.komi
+    }
+
+    /// What Black's area lead (stones and surrounded points, as the playouts count) must
+    /// exceed for Black to win: the komi, plus White's handicap bonus under area scoring.
+    /// Under territory scoring the playouts' area count stands in for the territory count,
+    /// and the handicap is in the stones themselves.
+    pub fn area_komi(&self) -> f64 {
+        match self.rules.scoring {
+            Scoring::Area => self.komi + self.rules.handicap_bonus.points(self.handicap()),
+            Scoring::Territory => self.komi,
+        }
     }
 
     pub fn set_komi(&mut self, komi: f64) {

@@ -2,6 +2,7 @@
 //! the budget of each move, and the decisions around the search (pass, resign).
 
 use super::clock::Clock;
+use super::dynkomi::{self, KomiShift};
 use super::judge;
 use super::{Choice, Level, Mode, Player, REGRESSION_SEED};
 use crate::coord::{Color, Move, Point};
@@ -113,6 +114,8 @@ pub struct MctsPlayer {
     rng: SmallRng,
     /// Consecutive moves whose win rate was under the resign threshold.
     hopeless_moves: u32,
+    /// The komi shift of dynamic komi, as the game goes.
+    komi_shift: KomiShift,
     last: Option<SearchResult>,
 }
 
@@ -127,6 +130,7 @@ impl MctsPlayer {
             search: Search::new(settings.search, seed),
             rng: SmallRng::seed_from_u64(seed),
             hopeless_moves: 0,
+            komi_shift: KomiShift::default(),
             last: None,
         }
     }
@@ -202,7 +206,41 @@ impl MctsPlayer {
             playouts: Some(playouts),
             time: None,
         };
-        Search::new(config, REGRESSION_SEED).run(game, color, budget, &AtomicBool::new(false))
+        let mut search = Search::new(config, REGRESSION_SEED);
+        // The handicap's shift depends on the game alone; the situational one on the
+        // searches before, which a regression answer must not.
+        search.set_komi_shift(dynkomi::handicap_shift(
+            game,
+            color,
+            &self.params().dynamic_komi,
+        ));
+        search.run(game, color, budget, &AtomicBool::new(false))
+    }
+
+    /// The search of a move to play, with dynamic komi: when the shifted count prefers a
+    /// pass, the real one decides (a pass may end the game, and the real komi counts it).
+    fn play_search(
+        &mut self,
+        game: &Game,
+        color: Color,
+        clock: &Clock,
+        watch: Watch<'_>,
+    ) -> SearchResult {
+        self.search.set_config(self.settings.search);
+        let params = self.params().dynamic_komi;
+        let shift = self.komi_shift.for_move(game, color, &params);
+        self.search.set_komi_shift(shift);
+        let budget = self.budget(game, color, clock).bounded();
+        let mut result = self.search.run_watched(game, color, budget, watch);
+        if shift != 0.0 && result.best == Move::Pass {
+            self.search.set_komi_shift(0.0);
+            result = self
+                .search
+                .run_watched(game, color, budget, &mut |_: &_| true);
+        }
+        self.komi_shift
+            .update(game, color, result.search_winrate, &params);
+        result
     }
 
     /// Draws a move among the candidates by playouts^(1/temperature).
@@ -241,14 +279,18 @@ impl MctsPlayer {
         result.best
     }
 
-    /// Whether to resign after this search.
-    fn should_resign(&mut self, result: &SearchResult) -> bool {
+    /// Whether to resign after this search (its win rate is by the real komi, whatever
+    /// dynamic komi did).
+    fn should_resign(&mut self, game: &Game, result: &SearchResult) -> bool {
         let threshold = self.overrides.resign_threshold;
         let params = *self.params();
         let trusted = result.candidates.first().is_some_and(|c| {
             u64::from(c.playouts) >= u64::from(params.resign_min_playouts).min(result.playouts / 4)
         });
-        if !self.settings.may_resign || threshold <= 0.0 || !trusted {
+        let points = (game.size() * game.size()) as f64;
+        let young_handicap_game = game.handicap() >= 2
+            && (game.move_number() as f64) < params.resign_handicap_share * points;
+        if !self.settings.may_resign || threshold <= 0.0 || !trusted || young_handicap_game {
             self.hopeless_moves = 0;
             return false;
         }
@@ -378,19 +420,19 @@ impl Player for MctsPlayer {
         let result = if mode == Mode::Regression {
             self.regression_search(game, color)
         } else {
-            self.search.set_config(self.settings.search);
-            let budget = self.budget(game, color, clock).bounded();
-            self.search.run_watched(game, color, budget, watch)
+            self.play_search(game, color, clock, watch)
         };
         log::info!(
-            "{} playouts in {:.2?} ({:.0}/s): best {} at {:.1}%",
+            "{} playouts in {:.2?} ({:.0}/s): best {} at {:.1}% (komi shift {}: {:.1}%)",
             result.playouts,
             result.elapsed,
             result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-6),
             game.board().geometry().move_name(result.best),
-            100.0 * result.winrate
+            100.0 * result.winrate,
+            self.search.komi_shift(),
+            100.0 * result.search_winrate
         );
-        let resign = mode == Mode::Play && self.should_resign(&result);
+        let resign = mode == Mode::Play && self.should_resign(game, &result);
         let mut mv = if self.settings.temperature > 0.0 && mode != Mode::Regression {
             self.draw(&result)
         } else {
@@ -444,5 +486,54 @@ mod tests {
             answers.push(player.choose(&game, Color::Black, Mode::Regression, &clock));
         }
         assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    }
+
+    /// A search whose best move has a win rate of 1% by the real count.
+    fn hopeless(moves: u32) -> SearchResult {
+        SearchResult {
+            best: Move::Pass,
+            winrate: 0.01,
+            search_winrate: 0.3,
+            candidates: vec![crate::search::Candidate {
+                mv: Move::Pass,
+                playouts: moves,
+                winrate: 0.01,
+            }],
+            pv: Vec::new(),
+            playouts: u64::from(moves),
+            elapsed: Duration::ZERO,
+            tree_nodes: 0,
+            tree_memory: 0,
+            ownership: Vec::new(),
+            score_lead: -50.0,
+        }
+    }
+
+    /// Giving nine stones on 9x9, White looks lost by the real count from the first move:
+    /// he resigns only once 40% of the points have been played (33 moves), after three
+    /// hopeless searches in a row, like in an even game.
+    #[test]
+    fn no_resigning_while_a_handicap_game_is_young() {
+        let mut game = Game::new(9, Ruleset::FRENCH, 0.5).unwrap();
+        game.fixed_handicap(9).unwrap();
+        let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
+        player.overrides.resign_threshold = 0.1;
+        for _ in 0..33 {
+            assert!(!player.should_resign(&game, &hopeless(5_000)));
+            let color = game.to_move();
+            game.play(color, Move::Pass).unwrap();
+        }
+        let resigns: Vec<bool> = (0..3)
+            .map(|_| player.should_resign(&game, &hopeless(5_000)))
+            .collect();
+        assert_eq!(resigns, [false, false, true]);
+        let mut even = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        even.play(Color::Black, Move::Pass).unwrap();
+        let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
+        player.overrides.resign_threshold = 0.1;
+        let resigns: Vec<bool> = (0..3)
+            .map(|_| player.should_resign(&even, &hopeless(5_000)))
+            .collect();
+        assert_eq!(resigns, [false, false, true]);
     }
 }

@@ -6,6 +6,7 @@
 //! does) live here too.
 
 pub mod clock;
+pub mod dynkomi;
 pub mod judge;
 pub mod mcts;
 pub mod random;

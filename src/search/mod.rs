@@ -26,9 +26,9 @@ use crate::board::Board;
 use crate::coord::{Color, Geometry, Move, SLOTS};
 use crate::game::Game;
 use crate::net::{features, Evaluator, SharedNet};
-use crate::rules::{Ruleset, Scoring};
+use crate::rules::Ruleset;
 use ownership::OwnershipMap;
-pub use params::{NetPrior, ParamError, Params, PriorWeights};
+pub use params::{DynamicKomi, NetPrior, ParamError, Params, PriorWeights};
 use playout::{Forbidden, MoveRecord};
 use priors::Priors;
 use rand::rngs::SmallRng;
@@ -106,6 +106,9 @@ pub struct SearchResult {
     pub best: Move,
     /// Its win rate for the player to move.
     pub winrate: f64,
+    /// Its win rate as the tree counts it, with the komi shift of dynamic komi
+    /// ([`Search::set_komi_shift`]); `winrate` without a shift.
+    pub search_winrate: f64,
     /// Root moves, most simulated first.
     pub candidates: Vec<Candidate>,
     /// The principal variation, starting with `best`.
@@ -185,6 +188,7 @@ impl Progress<'_> {
         let mut result = summarize(
             self.tree,
             self.params,
+            self.scores,
             self.game,
             self.root,
             self.playouts(),
@@ -241,7 +245,9 @@ fn move_infos(
             let s = tree.node(c).stats();
             let visits = s.playouts();
             (visits > 0).then(|| {
-                let winrate = s.simulated_value();
+                let winrate = root
+                    .real_winrate(scores, c)
+                    .unwrap_or_else(|| s.simulated_value());
                 let spread = (winrate * (1.0 - winrate) / f64::from(visits)).sqrt();
                 MoveInfo {
                     mv: s.mv,
@@ -271,13 +277,22 @@ fn move_infos(
 }
 
 /// Black's final margin (komi included) summed over this search's simulations, for each
-/// root move: the score lead analysis shows per move (KataGo's `scoreLead`). Kept beside
-/// the tree because only the root needs it, and a node has no room to spare.
+/// root move: the score lead analysis shows per move (KataGo's `scoreLead`), and with it
+/// Black's results by the real komi, the win rates reported when the tree counts with a
+/// shifted one (dynamic komi). Kept beside the tree because only the root needs it, and a
+/// node has no room to spare.
 struct RootScores {
     first_child: u32,
-    /// Per root child: the sum of twice the margin (an integer: komi is a multiple of 0.5)
-    /// and the number of simulations.
-    sums: Vec<(AtomicI64, AtomicU32)>,
+    /// Per root child: the sum of twice the margin (an integer: komi is a multiple of 0.5),
+    /// the number of simulations and Black's results in half points.
+    sums: Vec<ChildScore>,
+}
+
+#[derive(Default)]
+struct ChildScore {
+    twice_margin: AtomicI64,
+    simulations: AtomicU32,
+    black_half_points: AtomicU32,
 }
 
 impl RootScores {
@@ -285,26 +300,40 @@ impl RootScores {
         let children = tree.node(ROOT).children();
         RootScores {
             first_child: children.start,
-            sums: children
-                .map(|_| (AtomicI64::new(0), AtomicU32::new(0)))
-                .collect(),
+            sums: children.map(|_| ChildScore::default()).collect(),
         }
     }
 
+    fn child(&self, child: u32) -> Option<&ChildScore> {
+        self.sums.get(child.wrapping_sub(self.first_child) as usize)
+    }
+
     fn add(&self, child: u32, black_margin: f64) {
-        if let Some((sum, n)) = self.sums.get(child.wrapping_sub(self.first_child) as usize) {
-            sum.fetch_add((2.0 * black_margin).round() as i64, Relaxed);
-            n.fetch_add(1, Relaxed);
+        if let Some(score) = self.child(child) {
+            score
+                .twice_margin
+                .fetch_add((2.0 * black_margin).round() as i64, Relaxed);
+            score.simulations.fetch_add(1, Relaxed);
+            score
+                .black_half_points
+                .fetch_add(black_half_points(black_margin), Relaxed);
         }
     }
 
     /// Black's mean margin in the simulations through root child `child`, if any.
     fn black_margin(&self, child: u32) -> Option<f64> {
-        let (sum, n) = self
-            .sums
-            .get(child.wrapping_sub(self.first_child) as usize)?;
-        let n = n.load(Relaxed);
-        (n > 0).then(|| sum.load(Relaxed) as f64 / 2.0 / f64::from(n))
+        let score = self.child(child)?;
+        let n = score.simulations.load(Relaxed);
+        (n > 0).then(|| score.twice_margin.load(Relaxed) as f64 / 2.0 / f64::from(n))
+    }
+
+    /// Black's win rate by the real komi in this search's simulations through root child
+    /// `child`, if any.
+    fn black_winrate(&self, child: u32) -> Option<f64> {
+        let score = self.child(child)?;
+        let n = score.simulations.load(Relaxed);
+        let half_points = score.black_half_points.load(Relaxed);
+        (n > 0).then(|| f64::from(half_points) / 2.0 / f64::from(n))
     }
 }
 
@@ -315,8 +344,11 @@ struct Root {
     last: Move,
     second_last: Move,
     passes: u32,
-    /// Komi plus White's handicap bonus: what Black's area lead must exceed.
+    /// Komi plus White's handicap bonus: what Black's area lead must exceed to win.
     komi: f64,
+    /// What Black's area lead must exceed for a simulation to count as a win in the tree:
+    /// [`Root::komi`] plus the search's komi shift (dynamic komi, [`Search::set_komi_shift`]).
+    search_komi: f64,
     /// Where the playouts may not play (nowhere, except for the dead-stone judge).
     forbidden: Forbidden,
     /// Ownership and score sums of the playouts so far: each thread adds its own every
@@ -334,6 +366,22 @@ struct Root {
     policy: Option<Vec<f32>>,
 }
 
+impl Root {
+    /// The win rate by the real komi of root child `child` for the player to move, when the
+    /// tree counts with another one (its own win rates then answer for the shifted komi),
+    /// from this search's simulations through it, if any.
+    fn real_winrate(&self, scores: &RootScores, child: u32) -> Option<f64> {
+        if self.search_komi == self.komi {
+            return None;
+        }
+        let black = scores.black_winrate(child)?;
+        Some(match self.to_move {
+            Color::Black => black,
+            Color::White => 1.0 - black,
+        })
+    }
+}
+
 /// A search that keeps its tree from one move to the next.
 pub struct Search {
     config: SearchConfig,
@@ -344,6 +392,8 @@ pub struct Search {
     forbidden: Forbidden,
     /// The calling thread's evaluator of the root for the network, kept between searches.
     evaluator: Option<Evaluator>,
+    /// Points added to the komi in the tree's count ([`Search::set_komi_shift`]).
+    komi_shift: f64,
 }
 
 #[derive(Clone, PartialEq)]
@@ -351,6 +401,8 @@ struct TreeKey {
     start_hash: u64,
     size: usize,
     komi: f64,
+    /// The komi shift the tree's statistics were counted with.
+    komi_shift: f64,
     rules: Ruleset,
     moves: Vec<(Color, Move)>,
     /// The player the tree's root was searched for.
@@ -358,12 +410,13 @@ struct TreeKey {
 }
 
 impl TreeKey {
-    fn of(game: &Game, searched_for: Color) -> TreeKey {
+    fn of(game: &Game, searched_for: Color, komi_shift: f64) -> TreeKey {
         let (start, to_move) = game.start();
         TreeKey {
             start_hash: start.hash() ^ to_move.index() as u64,
             size: game.size(),
             komi: game.komi(),
+            komi_shift,
             rules: game.rules(),
             moves: game.history().iter().map(|t| (t.color, t.mv)).collect(),
             to_move: searched_for,
@@ -400,7 +453,21 @@ impl Search {
             seed,
             forbidden: Forbidden::default(),
             evaluator: None,
+            komi_shift: 0.0,
         }
+    }
+
+    /// Shifts the komi by `points` (positive: in White's favour) in the tree's count of the
+    /// next searches: dynamic komi, which the player sets before each move. The real komi
+    /// still decides every win rate, score and ownership the search reports. A kept tree
+    /// whose shift differs by more than [`Params::reuse_shift`] is dropped.
+    pub fn set_komi_shift(&mut self, points: f64) {
+        self.komi_shift = points;
+    }
+
+    /// The komi shift of the next searches.
+    pub fn komi_shift(&self) -> f64 {
+        self.komi_shift
     }
 
     /// Keeps the playouts (not the tree) off the given points: the dead-stone judge's
@@ -473,7 +540,7 @@ impl Search {
         watch: Option<Watch<'_>>,
     ) -> SearchResult {
         let started = Instant::now();
-        let mut root = root_of(game, color, self.forbidden);
+        let mut root = root_of(game, color, self.forbidden, self.komi_shift);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         root.bans = expand_root(&tree, game, &root, &self.config);
@@ -526,6 +593,7 @@ impl Search {
         let mut result = summarize(
             &tree,
             &self.config.params,
+            &scores,
             game,
             &root,
             playouts.load(Relaxed),
@@ -541,7 +609,7 @@ impl Search {
             result.tree_nodes
         );
         self.tree = Some(tree);
-        self.tree_game = Some(TreeKey::of(game, color));
+        self.tree_game = Some(TreeKey::of(game, color, self.komi_shift));
         result
     }
 
@@ -564,11 +632,11 @@ impl Search {
     /// The previous tree re-rooted at the current position when the game continued from
     /// it, else a new tree.
     fn take_tree(&mut self, game: &Game, color: Color) -> Tree {
-        let key = TreeKey::of(game, color);
+        let key = TreeKey::of(game, color, self.komi_shift);
+        let tolerance = self.config.params.reuse_shift;
         let reused = match (self.tree.take(), self.tree_game.take()) {
-            (Some(tree), Some(old)) => {
-                descend(&tree, &old, &key).map(|index| tree.subtree(index, self.config.max_memory))
-            }
+            (Some(tree), Some(old)) => descend(&tree, &old, &key, tolerance)
+                .map(|index| tree.subtree(index, self.config.max_memory)),
             _ => None,
         };
         reused.unwrap_or_else(|| Tree::new(self.config.max_memory))
@@ -576,11 +644,13 @@ impl Search {
 }
 
 /// The node of `tree` (built for `old`) that is the position of `new`, if `new` continues
-/// `old` along moves the tree has, with the player `new` searches for to play there.
-fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey) -> Option<u32> {
+/// `old` along moves the tree has, with the player `new` searches for to play there, and
+/// the komi shifts differ by `shift_tolerance` points at most.
+fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey, shift_tolerance: f64) -> Option<u32> {
     let same_game = old.start_hash == new.start_hash
         && old.size == new.size
         && old.komi == new.komi
+        && (old.komi_shift - new.komi_shift).abs() <= shift_tolerance
         && old.rules == new.rules
         && new.moves.starts_with(&old.moves);
     if !same_game {
@@ -601,12 +671,8 @@ fn descend(tree: &Tree, old: &TreeKey, new: &TreeKey) -> Option<u32> {
     (expected == new.to_move).then_some(index)
 }
 
-fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
-    let rules = game.rules();
-    let bonus = match rules.scoring {
-        Scoring::Area => rules.handicap_bonus.points(game.handicap()),
-        Scoring::Territory => 0.0,
-    };
+fn root_of(game: &Game, color: Color, forbidden: Forbidden, komi_shift: f64) -> Root {
+    let komi = game.area_komi();
     Root {
         board: game.board().clone(),
         to_move: color,
@@ -615,7 +681,8 @@ fn root_of(game: &Game, color: Color, forbidden: Forbidden) -> Root {
         recent: game.recent_moves(features::HISTORY).collect(),
         policy: None,
         passes: game.passes(),
-        komi: game.komi() + bonus,
+        komi,
+        search_komi: komi + komi_shift,
         forbidden,
         tally: Mutex::new(OwnershipMap::new(game.board().geometry())),
         bans: false,
@@ -886,13 +953,19 @@ fn simulate(tree: &Tree, root: &Root, config: &SearchConfig, scores: &RootScores
     if s.tally.playouts() >= config.params.tally_flush {
         flush_tally(root, &mut s.tally);
     }
-    let black = match margin.partial_cmp(&0.0) {
+    let black = black_half_points(f64::from(lead) - root.search_komi);
+    let half_points = |c: Color| if c == Color::Black { black } else { 2 - black };
+    back_up(tree, root, s, half_points);
+}
+
+/// Black's result of a simulation ending with `margin` points for Black, in half points: 2
+/// for a win, 1 for a draw, 0 for a loss.
+fn black_half_points(margin: f64) -> u32 {
+    match margin.partial_cmp(&0.0) {
         Some(std::cmp::Ordering::Greater) => 2,
         Some(std::cmp::Ordering::Less) => 0,
         _ => 1,
-    };
-    let half_points = |c: Color| if c == Color::Black { black } else { 2 - black };
-    back_up(tree, root, s, half_points);
+    }
 }
 
 /// Gives the inner node `index`, whose position is on the scratch board with `color` to
@@ -1002,6 +1075,7 @@ fn select<const BANS: bool>(tree: &Tree, index: u32, config: &SearchConfig) -> O
 fn summarize(
     tree: &Tree,
     params: &Params,
+    scores: &RootScores,
     game: &Game,
     root: &Root,
     playouts: u64,
@@ -1017,7 +1091,7 @@ fn summarize(
             Candidate {
                 mv: s.mv,
                 playouts: s.playouts(),
-                winrate: s.value(),
+                winrate: root.real_winrate(scores, c).unwrap_or_else(|| s.value()),
             }
         })
         .collect();
@@ -1028,9 +1102,13 @@ fn summarize(
     });
     let best = candidates.first().map_or(Move::Pass, |c| c.mv);
     let winrate = candidates.first().map_or(0.5, |c| c.winrate);
+    let search_winrate = tree
+        .child_with_move(ROOT, best)
+        .map_or(winrate, |c| tree.node(c).stats().value());
     SearchResult {
         best,
         winrate,
+        search_winrate,
         pv: principal_variation(tree, params.pv_length),
         candidates,
         playouts,

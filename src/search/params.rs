@@ -65,6 +65,12 @@ pub struct Params {
     pub priors: PriorWeights,
     /// How the policy network's probabilities become priors, beside the hand-made ones.
     pub net: NetPrior,
+    /// Search: how far apart (in points) the komi shift of the kept tree's search and that
+    /// of the new one may be for the tree to be kept (dynamic komi moves it a point at a
+    /// time; a tree is worth more than the small bias of its old statistics).
+    pub reuse_shift: f64,
+    /// Player: the komi shift of handicap games and one-sided games ([`DynamicKomi`]).
+    pub dynamic_komi: DynamicKomi,
     /// Player: when a level draws its move at a temperature, a candidate takes part only
     /// with at least 1/`draw_share` of the best move's playouts, so that the weaker levels
     /// err among moves the search thought reasonable, not among blunders.
@@ -72,6 +78,10 @@ pub struct Params {
     /// Player: moves in a row whose win rate must stay under the resign threshold before
     /// resigning: one bleak search may be a horizon effect.
     pub resign_moves: u32,
+    /// Player: in a handicap game, no resigning before this share of the board's points
+    /// have been played as moves (144 moves on 19x19, 32 on 9x9): the side giving stones
+    /// expects to be behind for a long time, and the side taking them to be ahead.
+    pub resign_handicap_share: f64,
     /// Player: simulations the best move needs before its win rate is trusted for
     /// resigning (or a quarter of the search, for the small budgets of the weaker levels).
     pub resign_min_playouts: u32,
@@ -98,8 +108,11 @@ impl Default for Params {
             playout: PlayoutPolicy::HEAVY,
             priors: PriorWeights::default(),
             net: NetPrior::default(),
+            reuse_shift: 1.0,
+            dynamic_komi: DynamicKomi::default(),
             draw_share: 10,
             resign_moves: 3,
+            resign_handicap_share: 0.4,
             resign_min_playouts: 500,
             cleanup_slack: 0.05,
             regression_playouts: 10_000,
@@ -243,6 +256,77 @@ impl Default for NetPrior {
             games: 100.0,
             after: 64,
             min_size: 9,
+        }
+    }
+}
+
+/// Dynamic komi: the search of a handicap or one-sided game counts with a komi shifted from
+/// the real one, so that its win rates stay away from 0% and 100% and its moves mean
+/// something (Pachi's `dynkomi`). Giving stones, every move looks lost to a plain search,
+/// which then plays at random; taking them, every move looks won, and slack moves melt the
+/// lead. The real komi and handicap bonus still decide everything else: the result, the
+/// pass, the resignation and every win rate reported.
+///
+/// * Handicap (Pachi's linear dynkomi): with `h` stones, the side to move counts as if Black
+///   had to win by `h·stone + 0.5` points (when the real komi asks less), and the shift
+///   fades linearly to nothing by move `moves` (given for 19x19, scaled by the board's
+///   area: 150 on 19x19 is 34 on 9x9). The side giving stones (White) and the side taking
+///   them (Black) have their own values: Pachi's tuned `handicap_value=12%8:moves=200%150`.
+/// * Situational (Pachi's value-based adaptive komi), in even games and once the handicap
+///   shift has faded: after each move, when the search's win rate for the player is above
+///   [`DynamicKomi::high`], he concedes [`DynamicKomi::step`] more points; under
+///   [`DynamicKomi::low`] he takes a step; while conceding, a win rate under
+///   [`DynamicKomi::settle`] gives [`DynamicKomi::drop`] points back at once (and the same
+///   mirrored while taking), never past [`DynamicKomi::max`] points either way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DynamicKomi {
+    /// Whether handicap games shift the komi.
+    pub handicap: bool,
+    /// Points one handicap stone is worth to the side giving stones (White) at move 0.
+    pub giving_stone: f64,
+    /// Move by which White's shift has faded, on 19x19.
+    pub giving_moves: f64,
+    /// Points one handicap stone is worth to the side taking stones (Black) at move 0.
+    pub taking_stone: f64,
+    /// Move by which Black's shift has faded, on 19x19.
+    pub taking_moves: f64,
+    /// Whether one-sided games shift the komi (situational komi).
+    pub situational: bool,
+    /// Win rate above which the player concedes a step more.
+    pub high: f64,
+    /// Win rate under which the player takes a step more.
+    pub low: f64,
+    /// While conceding, a win rate under this gives [`DynamicKomi::drop`] points back (and
+    /// while taking, one above `1 - settle`): a concession that makes the game close must
+    /// not make it lost.
+    pub settle: f64,
+    /// Points of one step.
+    pub step: f64,
+    /// Points given back at once when the game has become close.
+    pub drop: f64,
+    /// Most points conceded or taken, on 19x19 (scaled by the board's area).
+    pub max: f64,
+    /// No situational shift once fewer than this share of the points are empty: the end of
+    /// the game is counted with the real komi.
+    pub end_share: f64,
+}
+
+impl Default for DynamicKomi {
+    fn default() -> Self {
+        DynamicKomi {
+            handicap: true,
+            giving_stone: 8.0,
+            giving_moves: 150.0,
+            taking_stone: 12.0,
+            taking_moves: 200.0,
+            situational: false,
+            high: 0.85,
+            low: 0.15,
+            settle: 0.7,
+            step: 1.0,
+            drop: 4.0,
+            max: 20.0,
+            end_share: 0.2,
         }
     }
 }
@@ -484,8 +568,23 @@ table! {
     "net_games" => net.games in AT_LEAST_0;
     "net_after" => net.after in 0..=u32::MAX;
     "net_min_size" => net.min_size in 2..=usize::MAX;
+    "reuse_shift" => reuse_shift in AT_LEAST_0;
+    "dynkomi_handicap" => dynamic_komi.handicap in false..=true;
+    "dynkomi_giving_stone" => dynamic_komi.giving_stone in AT_LEAST_0;
+    "dynkomi_giving_moves" => dynamic_komi.giving_moves in ABOVE_0;
+    "dynkomi_taking_stone" => dynamic_komi.taking_stone in AT_LEAST_0;
+    "dynkomi_taking_moves" => dynamic_komi.taking_moves in ABOVE_0;
+    "dynkomi_situational" => dynamic_komi.situational in false..=true;
+    "dynkomi_high" => dynamic_komi.high in SHARE;
+    "dynkomi_low" => dynamic_komi.low in SHARE;
+    "dynkomi_settle" => dynamic_komi.settle in SHARE;
+    "dynkomi_step" => dynamic_komi.step in AT_LEAST_0;
+    "dynkomi_drop" => dynamic_komi.drop in AT_LEAST_0;
+    "dynkomi_max" => dynamic_komi.max in AT_LEAST_0;
+    "dynkomi_end_share" => dynamic_komi.end_share in SHARE;
     "draw_share" => draw_share in 1..=u32::MAX;
     "resign_moves" => resign_moves in 1..=u32::MAX;
+    "resign_handicap_share" => resign_handicap_share in SHARE;
     "resign_min_playouts" => resign_min_playouts in 0..=u32::MAX;
     "cleanup_slack" => cleanup_slack in SHARE;
     "regression_playouts" => regression_playouts in 1..=u64::MAX;

@@ -217,3 +217,33 @@ fn ownership_columns_start_at_a() {
     assert_eq!(result.ownership, row.repeat(5));
     assert_eq!(result.score_lead, -2.5);
 }
+
+/// Dynamic komi shifts the tree's count only: on the settled 5×5 board (Black 15 points,
+/// White 10 + 7.5) a shift of 5 points in Black's favour makes every simulation a win in
+/// the tree, while the win rate, the score and the ownership reported stay the real ones.
+#[test]
+fn a_komi_shift_changes_the_trees_count_and_not_the_reported_one() {
+    let game = setup(
+        5,
+        Ruleset::FRENCH,
+        "A1 B1 C1 D1 E1 A2 C2 E2 A3 B3 C3 D3 E3",
+        "A4 B4 C4 D4 E4 A5 C5 E5",
+        Black,
+    );
+    let budget = Budget {
+        playouts: Some(200),
+        time: None,
+    };
+    let stop = AtomicBool::new(false);
+    let mut search = Search::new(SearchConfig::default(), 1);
+    let real = search.run(&game, Black, budget, &stop);
+    assert!(real.winrate < 0.2, "{}", real.winrate);
+    assert_eq!(real.search_winrate, real.winrate);
+    search.set_komi_shift(-5.0);
+    let shifted = search.run(&game, Black, budget, &stop);
+    assert!(shifted.search_winrate > 0.8, "{}", shifted.search_winrate);
+    assert_eq!(shifted.winrate, 0.0);
+    assert!(shifted.candidates.iter().all(|c| c.winrate == 0.0));
+    assert_eq!(shifted.score_lead, -2.5);
+    assert_eq!(shifted.ownership, real.ownership);
+}
