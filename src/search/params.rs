@@ -241,7 +241,10 @@ impl PriorWeights {
 /// pays at most a tenth of its work for it, and only nodes the search came back to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NetPrior {
-    /// Virtual wins for a move of probability 1 (Pachi's `dcnn_eqex`).
+    /// Virtual wins for a move of probability 1 (Pachi's `dcnn_eqex`). 250 against 100
+    /// won 15 of 20 games on 19x19 (3,000 playouts a move): the network's choices are worth
+    /// more than the hand-made priors' 10 to 30 games, and a move it gives 10% still gets 79
+    /// wins, so that the search starts on the moves a strong player would consider.
     pub games: f64,
     /// Simulations an inner node needs before the network evaluates its position.
     pub after: u32,
@@ -253,7 +256,7 @@ pub struct NetPrior {
 impl Default for NetPrior {
     fn default() -> Self {
         NetPrior {
-            games: 100.0,
+            games: 250.0,
             after: 64,
             min_size: 9,
         }

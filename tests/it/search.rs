@@ -247,3 +247,26 @@ fn a_komi_shift_changes_the_trees_count_and_not_the_reported_one() {
     assert_eq!(shifted.score_lead, -2.5);
     assert_eq!(shifted.ownership, real.ownership);
 }
+
+/// A kept tree is reused when the komi shift moves by a point (dynamic komi fades a point
+/// at a time) and dropped when it moves by more: its statistics answer another count.
+#[test]
+fn a_tree_is_kept_across_a_small_komi_shift_only() {
+    let game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+    let budget = Budget {
+        playouts: Some(500),
+        time: None,
+    };
+    let stop = AtomicBool::new(false);
+    let mut search = Search::new(SearchConfig::default(), 3);
+    search.run(&game, Black, budget, &stop);
+    let after_one = search.line_playouts(&[]).unwrap();
+    search.set_komi_shift(1.0);
+    search.run(&game, Black, budget, &stop);
+    let after_two = search.line_playouts(&[]).unwrap();
+    assert!(after_two > after_one, "{after_one} then {after_two}");
+    search.set_komi_shift(3.0);
+    search.run(&game, Black, budget, &stop);
+    let fresh = search.line_playouts(&[]).unwrap();
+    assert!(fresh < after_two, "{after_two} then {fresh}");
+}
