@@ -112,8 +112,10 @@ pub struct MctsPlayer {
     overrides: Overrides,
     search: Search,
     rng: SmallRng,
-    /// Consecutive moves whose win rate was under the resign threshold.
-    hopeless_moves: u32,
+    /// Consecutive moves of each color (by [`Color::index`]) whose win rate was under the
+    /// resign threshold: a process asked to play both colors (a GUI's self-play) keeps
+    /// the two streaks apart.
+    hopeless_moves: [u32; 2],
     /// The komi shift of dynamic komi, as the game goes.
     komi_shift: KomiShift,
     last: Option<SearchResult>,
@@ -129,7 +131,7 @@ impl MctsPlayer {
             overrides,
             search: Search::new(settings.search, seed),
             rng: SmallRng::seed_from_u64(seed),
-            hopeless_moves: 0,
+            hopeless_moves: [0; 2],
             komi_shift: KomiShift::default(),
             last: None,
         }
@@ -154,7 +156,7 @@ impl MctsPlayer {
         self.level = level;
         self.settings = Self::configure(level, self.threads, &self.overrides);
         self.search.set_config(self.settings.search);
-        self.hopeless_moves = 0;
+        self.hopeless_moves = [0; 2];
     }
 
     /// The tuning the player searches and decides with.
@@ -281,7 +283,7 @@ impl MctsPlayer {
 
     /// Whether to resign after this search (its win rate is by the real komi, whatever
     /// dynamic komi did).
-    fn should_resign(&mut self, game: &Game, result: &SearchResult) -> bool {
+    fn should_resign(&mut self, game: &Game, color: Color, result: &SearchResult) -> bool {
         let threshold = self.overrides.resign_threshold;
         let params = *self.params();
         let trusted = result.candidates.first().is_some_and(|c| {
@@ -291,15 +293,16 @@ impl MctsPlayer {
         let young_handicap_game = game.handicap() >= 2
             && (game.move_number() as f64) < params.resign_handicap_share * points;
         if !self.settings.may_resign || threshold <= 0.0 || !trusted || young_handicap_game {
-            self.hopeless_moves = 0;
+            self.hopeless_moves[color.index()] = 0;
             return false;
         }
+        let streak = &mut self.hopeless_moves[color.index()];
         if result.winrate < threshold {
-            self.hopeless_moves += 1;
+            *streak += 1;
         } else {
-            self.hopeless_moves = 0;
+            *streak = 0;
         }
-        self.hopeless_moves >= params.resign_moves
+        *streak >= params.resign_moves
     }
 }
 
@@ -432,7 +435,7 @@ impl Player for MctsPlayer {
             self.search.komi_shift(),
             100.0 * result.search_winrate
         );
-        let resign = mode == Mode::Play && self.should_resign(game, &result);
+        let resign = mode == Mode::Play && self.should_resign(game, color, &result);
         let mut mv = if self.settings.temperature > 0.0 && mode != Mode::Regression {
             self.draw(&result)
         } else {
@@ -519,12 +522,12 @@ mod tests {
         let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
         player.overrides.resign_threshold = 0.1;
         for _ in 0..33 {
-            assert!(!player.should_resign(&game, &hopeless(5_000)));
+            assert!(!player.should_resign(&game, Color::White, &hopeless(5_000)));
             let color = game.to_move();
             game.play(color, Move::Pass).unwrap();
         }
         let resigns: Vec<bool> = (0..3)
-            .map(|_| player.should_resign(&game, &hopeless(5_000)))
+            .map(|_| player.should_resign(&game, Color::White, &hopeless(5_000)))
             .collect();
         assert_eq!(resigns, [false, false, true]);
         let mut even = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
@@ -532,8 +535,26 @@ mod tests {
         let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
         player.overrides.resign_threshold = 0.1;
         let resigns: Vec<bool> = (0..3)
-            .map(|_| player.should_resign(&even, &hopeless(5_000)))
+            .map(|_| player.should_resign(&even, Color::White, &hopeless(5_000)))
             .collect();
         assert_eq!(resigns, [false, false, true]);
+    }
+
+    /// One process playing both colors (a GUI's self-play): Black's good searches between
+    /// White's hopeless ones do not reset White's streak.
+    #[test]
+    fn each_color_has_its_own_resignation_streak() {
+        let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        game.play(Color::Black, Move::Pass).unwrap();
+        let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
+        player.overrides.resign_threshold = 0.1;
+        let mut fine = hopeless(5_000);
+        fine.winrate = 0.99;
+        let mut white = Vec::new();
+        for _ in 0..3 {
+            white.push(player.should_resign(&game, Color::White, &hopeless(5_000)));
+            assert!(!player.should_resign(&game, Color::Black, &fine));
+        }
+        assert_eq!(white, [false, false, true]);
     }
 }
