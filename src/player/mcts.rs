@@ -426,12 +426,15 @@ impl Player for MctsPlayer {
             self.play_search(game, color, clock, watch)
         };
         log::info!(
-            "{} playouts in {:.2?} ({:.0}/s): best {} at {:.1}% (komi shift {}: {:.1}%)",
+            "move {}: {} playouts in {:.2?} ({:.0}/s): best {} at {:.1}%, Black's lead {:+.1} \
+             (komi shift {}: {:.1}%)",
+            game.move_number() + 1,
             result.playouts,
             result.elapsed,
             result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-6),
             game.board().geometry().move_name(result.best),
             100.0 * result.winrate,
+            result.score_lead,
             self.search.komi_shift(),
             100.0 * result.search_winrate
         );
