@@ -220,7 +220,8 @@ impl MctsPlayer {
     }
 
     /// The search of a move to play, with dynamic komi: when the shifted count prefers a
-    /// pass, the real one decides (a pass may end the game, and the real komi counts it).
+    /// pass, the real one decides (a pass may end the game, and the real komi counts it),
+    /// in a second search of half the budget.
     fn play_search(
         &mut self,
         game: &Game,
@@ -238,7 +239,7 @@ impl MctsPlayer {
             self.search.set_komi_shift(0.0);
             result = self
                 .search
-                .run_watched(game, color, budget, &mut |_: &_| true);
+                .run_watched(game, color, budget.halved(), &mut |_: &_| true);
         }
         self.komi_shift
             .update(game, color, result.search_winrate, &params);

@@ -87,6 +87,14 @@ impl Budget {
             self
         }
     }
+
+    /// Half of each limit: a second look at a move must not cost a whole move's time.
+    pub fn halved(self) -> Budget {
+        Budget {
+            playouts: self.playouts.map(|p| (p / 2).max(1)),
+            time: self.time.map(|t| t / 2),
+        }
+    }
 }
 
 /// One candidate move at the root.
