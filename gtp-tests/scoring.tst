@@ -127,3 +127,15 @@ clear_board
 
 estimate_score please
 #! [syntax error]
+
+# Known failure: a 19x19 handicap game (GNU Go Black, hoshi White) ended with White's corner
+# group A1-B5-D1 holding only the two-point eye A3-A4 and one outside liberty (D2) against
+# Black chains with many: dead, as GNU Go judges it (B+20.5 by its count). hoshi's judge
+# counts it alive (W+12.5). The killing line (D2 and A6, A4, then A4 again after White
+# takes) starts with a self-atari, which the playouts avoid, and is five moves deep for the
+# judge's searches; whether the quick estimate also keeps the playouts out of the corner is
+# still to be seen.
+kgs-rules french
+40 loadsgf sgf/handicap_dead_corner.sgf
+41 final_status_list dead
+#? [.*\bA1\b.*]*
