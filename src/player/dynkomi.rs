@@ -27,9 +27,8 @@ impl KomiShift {
     /// White's favour.
     pub fn for_move(&mut self, game: &Game, color: Color, params: &DynamicKomi) -> f64 {
         self.follow(game);
-        let handicap = handicap_shift(game, color, params);
-        if handicap != 0.0 || !situational_applies(game, params) {
-            return handicap;
+        if !situational_applies(game, color, params) {
+            return handicap_shift(game, color, params);
         }
         in_white_favour(color, self.conceded[color.index()])
     }
@@ -38,7 +37,7 @@ impl KomiShift {
     /// `search_winrate` for him, as the search counted it (with the shift).
     pub fn update(&mut self, game: &Game, color: Color, search_winrate: f64, params: &DynamicKomi) {
         self.follow(game);
-        if handicap_shift(game, color, params) != 0.0 || !situational_applies(game, params) {
+        if !situational_applies(game, color, params) {
             return;
         }
         let limit = (params.max * area_scale(game)).floor();
@@ -90,12 +89,15 @@ pub fn handicap_shift(game: &Game, color: Color, params: &DynamicKomi) -> f64 {
     (full * (1.0 - played / moves)).round()
 }
 
-/// Whether the situational shift plays in `game`: switched on, and the board still open
-/// enough (the end of the game is counted with the real komi).
-fn situational_applies(game: &Game, params: &DynamicKomi) -> bool {
+/// Whether the situational shift plays for `color` in `game`: switched on, no handicap
+/// shift left, and the board still open enough (the end of the game is counted with the
+/// real komi).
+fn situational_applies(game: &Game, color: Color, params: &DynamicKomi) -> bool {
     let board = game.board();
     let points = board.size() * board.size();
-    params.situational && board.empty_points().len() as f64 >= params.end_share * points as f64
+    params.situational
+        && handicap_shift(game, color, params) == 0.0
+        && board.empty_points().len() as f64 >= params.end_share * points as f64
 }
 
 /// The board's area over 19x19's.
