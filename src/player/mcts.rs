@@ -32,33 +32,40 @@ pub struct LevelSettings {
 }
 
 impl LevelSettings {
-    /// The settings of `level` with `threads` threads and the default [`Params`] (the
-    /// player puts its own in, [`Overrides::params`]: they apply to every level).
+    /// The settings of `level` on a `size`×`size` board with `threads` threads and the
+    /// default [`Params`] (the player puts its own in, [`Overrides::params`]: they apply to
+    /// every level). The fixed budgets are calibrated per board size against GNU Go 3.8
+    /// (docs/benchmarks.md, "Levels on every size"); a size between takes the settings of the
+    /// nearest calibrated one ([`calibrated_size`]).
     ///
-    /// * beginner: 400 playouts with the full playout policy and priors, one thread, the
-    ///   move drawn among the candidates by playouts (temperature 1); it plays shapes and
-    ///   answers ataris, never fills its own eyes, and makes a beginner's mistakes. Never
-    ///   resigns.
-    /// * intermediate: 1,000 playouts, one thread, a mild temperature (0.3): about GNU Go
-    ///   3.8 level 10's strength on 9×9 (45% in 20 games).
+    /// * beginner: [`BEGINNER_PLAYOUTS`] with the full playout policy and priors, one
+    ///   thread, the move drawn among the candidates by playouts (temperature 1); it plays
+    ///   shapes and answers ataris, never fills its own eyes, and makes a beginner's
+    ///   mistakes. Never resigns.
+    /// * intermediate: [`INTERMEDIATE_PLAYOUTS`], one thread, a mild temperature (0.3):
+    ///   about GNU Go 3.8 level 10's strength on every size.
     /// * expert: every thread, the full time ([`default_time`] a move when no clock or
     ///   `--time` is given), the most simulated move.
-    pub fn of(level: Level, threads: usize) -> LevelSettings {
+    pub fn of(level: Level, size: usize, threads: usize) -> LevelSettings {
         let search = SearchConfig {
             threads: 1,
             ..SearchConfig::default()
         };
+        let class = CALIBRATED_SIZES
+            .iter()
+            .position(|&s| s == calibrated_size(size))
+            .unwrap_or(CALIBRATED_SIZES.len() - 1);
         match level {
             Level::Beginner => LevelSettings {
                 search,
-                playouts: Some(400),
+                playouts: Some(BEGINNER_PLAYOUTS[class]),
                 timed: false,
                 temperature: 1.0,
                 may_resign: false,
             },
             Level::Intermediate => LevelSettings {
                 search,
-                playouts: Some(1_000),
+                playouts: Some(INTERMEDIATE_PLAYOUTS[class]),
                 timed: false,
                 temperature: 0.3,
                 may_resign: true,
@@ -75,6 +82,27 @@ impl LevelSettings {
             },
         }
     }
+}
+
+/// The board sizes the levels are calibrated on.
+pub const CALIBRATED_SIZES: [usize; 3] = [9, 13, 19];
+
+/// Beginner's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]): enough to
+/// beat a random player every game, few enough to lose to GNU Go level 10 most games.
+pub const BEGINNER_PLAYOUTS: [u64; 3] = [400, 400, 400];
+
+/// Intermediate's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]): about
+/// even with GNU Go level 10 on each size. The network prior makes a playout worth more on
+/// the large boards, where GNU Go is relatively stronger too.
+pub const INTERMEDIATE_PLAYOUTS: [u64; 3] = [1_000, 1_000, 1_000];
+
+/// The calibrated size whose settings a `size`×`size` board takes: the nearest, the
+/// smaller on a tie (11x11 plays like 9x9, 16x16 like 13x13).
+pub fn calibrated_size(size: usize) -> usize {
+    CALIBRATED_SIZES
+        .into_iter()
+        .min_by_key(|&s| s.abs_diff(size))
+        .unwrap_or(19)
 }
 
 /// The time a timed level thinks per move when nothing else is said: 1 s on 9×9, 3 s on
@@ -108,6 +136,8 @@ pub struct Overrides {
 pub struct MctsPlayer {
     level: Level,
     threads: usize,
+    /// The board size `settings` are for (the levels are calibrated per size).
+    size: usize,
     settings: LevelSettings,
     overrides: Overrides,
     search: Search,
@@ -123,10 +153,12 @@ pub struct MctsPlayer {
 
 impl MctsPlayer {
     pub fn new(level: Level, threads: usize, overrides: Overrides, seed: u64) -> MctsPlayer {
-        let settings = Self::configure(level, threads, &overrides);
+        let size = 19;
+        let settings = Self::configure(level, size, threads, &overrides);
         MctsPlayer {
             level,
             threads,
+            size,
             settings,
             overrides,
             search: Search::new(settings.search, seed),
@@ -137,8 +169,13 @@ impl MctsPlayer {
         }
     }
 
-    fn configure(level: Level, threads: usize, overrides: &Overrides) -> LevelSettings {
-        let mut settings = LevelSettings::of(level, threads);
+    fn configure(
+        level: Level,
+        size: usize,
+        threads: usize,
+        overrides: &Overrides,
+    ) -> LevelSettings {
+        let mut settings = LevelSettings::of(level, size, threads);
         settings.search.params = overrides.params;
         settings.search.net = overrides.net;
         if let Some(bytes) = overrides.max_memory {
@@ -154,9 +191,17 @@ impl MctsPlayer {
     /// Changes the level (GTP `hoshi-level`, GoGui's parameter).
     fn change_level(&mut self, level: Level) {
         self.level = level;
-        self.settings = Self::configure(level, self.threads, &self.overrides);
+        self.settings = Self::configure(level, self.size, self.threads, &self.overrides);
         self.search.set_config(self.settings.search);
         self.hopeless_moves = [0; 2];
+    }
+
+    /// Takes the level's settings for a `size`×`size` board, if they are not the ones in use.
+    fn fit_to(&mut self, size: usize) {
+        if size != self.size {
+            self.size = size;
+            self.settings = Self::configure(self.level, size, self.threads, &self.overrides);
+        }
     }
 
     /// The tuning the player searches and decides with.
@@ -382,6 +427,7 @@ impl Player for MctsPlayer {
     /// Analysis and pondering search with every thread whatever the level: the user is
     /// studying, or the time is the opponent's.
     fn think(&mut self, game: &Game, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
+        self.fit_to(game.size());
         self.search.set_config(SearchConfig {
             threads: self.threads.max(1),
             ..self.settings.search
@@ -405,6 +451,7 @@ impl Player for MctsPlayer {
         clock: &Clock,
         watch: Watch<'_>,
     ) -> Choice {
+        self.fit_to(game.size());
         // Cleanup takes the opponent's dead stones off the board, then passes as soon as the
         // opponent does; with none left to take it plays like `genmove`.
         let targets = if mode == Mode::Cleanup {
@@ -493,6 +540,41 @@ mod tests {
             answers.push(player.choose(&game, Color::Black, Mode::Regression, &clock));
         }
         assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    }
+
+    /// Each size takes the settings of the nearest calibrated size, the smaller on a tie.
+    #[test]
+    fn sizes_take_the_nearest_calibrated_settings() {
+        let nearest: Vec<usize> = [2, 9, 11, 12, 13, 16, 17, 19, 25]
+            .into_iter()
+            .map(calibrated_size)
+            .collect();
+        assert_eq!(nearest, [9, 9, 9, 13, 13, 13, 19, 19, 19]);
+        for (class, size) in CALIBRATED_SIZES.into_iter().enumerate() {
+            let beginner = LevelSettings::of(Level::Beginner, size, 4);
+            let intermediate = LevelSettings::of(Level::Intermediate, size, 4);
+            assert_eq!(beginner.playouts, Some(BEGINNER_PLAYOUTS[class]));
+            assert_eq!(intermediate.playouts, Some(INTERMEDIATE_PLAYOUTS[class]));
+            assert!(BEGINNER_PLAYOUTS[class] < INTERMEDIATE_PLAYOUTS[class]);
+            assert_eq!(beginner.search.threads, 1);
+            let expert = LevelSettings::of(Level::Expert, size, 4);
+            assert_eq!((expert.playouts, expert.timed), (None, true));
+            assert_eq!(expert.search.threads, 4);
+        }
+    }
+
+    /// A player follows the board: the same beginner searches its 9x9 budget on 9x9 and its
+    /// 19x19 budget on 19x19.
+    #[test]
+    fn a_level_searches_the_budget_of_the_board_it_plays_on() {
+        let mut player = MctsPlayer::new(Level::Beginner, 1, Overrides::default(), 5);
+        let clock = Clock::default();
+        for (class, size) in [(2, 19), (0, 9), (2, 19)] {
+            let game = Game::new(size, Ruleset::FRENCH, 7.5).unwrap();
+            player.choose(&game, Color::Black, Mode::Play, &clock);
+            let playouts = player.last_result().map(|r| r.playouts);
+            assert_eq!(playouts, Some(BEGINNER_PLAYOUTS[class]), "{size}x{size}");
+        }
     }
 
     /// A search whose best move has a win rate of 1% by the real count.
