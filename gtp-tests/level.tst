@@ -1,18 +1,18 @@
-# The playing strength: hoshi-level reads and sets it, hoshi-param offers it (and the rules)
-# to GoGui's parameter dialog.
+# The playing strength: hoshi-level reads it (with its rough rank) and sets it, hoshi-param
+# offers it (and the rules) to GoGui's parameter dialog.
 
 1 hoshi-level
-#? [expert]
+#? [expert \(about [0-9]+ (kyu|dan)\)]
 
 2 hoshi-level beginner
 #? []
 
 3 hoshi-level
-#? [beginner]
+#? [beginner \(about [0-9]+ (kyu|dan)\)]
 
 4 hoshi-level INTERMEDIATE
 5 hoshi-level
-#? [intermediate]
+#? [intermediate \(about [0-9]+ (kyu|dan)\)]
 
 hoshi-level grandmaster
 #! [syntax error]
@@ -25,7 +25,7 @@ hoshi-level beginner expert
 
 11 hoshi-param level expert
 12 hoshi-level
-#? [expert]
+#? [expert \(about [0-9]+ (kyu|dan)\)]
 
 13 hoshi-param rules japanese
 14 hoshi-rules

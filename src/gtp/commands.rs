@@ -469,10 +469,14 @@ fn set_rules(engine: &mut Engine, name: &str) -> Reply {
     Ok(String::new())
 }
 
-/// `hoshi-level`: the playing strength, or with an argument, sets it.
+/// `hoshi-level`: the playing strength and its rough rank ("intermediate (about 7 kyu)"),
+/// or with an argument, sets it.
 fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
     match args::optional(args)? {
-        None => Ok(engine.settings().level.to_string()),
+        None => {
+            let level = engine.settings().level;
+            Ok(format!("{level} ({})", level.rank()))
+        }
         Some(name) => {
             let level = Level::from_name(name).ok_or(Failure::Syntax)?;
             engine.set_level(level);

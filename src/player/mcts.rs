@@ -29,6 +29,10 @@ pub struct LevelSettings {
     pub temperature: f64,
     /// Whether this level may resign.
     pub may_resign: bool,
+    /// Whether the search's priors take the policy network's advice (when one is loaded):
+    /// a network trained on strong players' games gives even a few playouts a strong
+    /// player's sense of shape, more than a beginner should have.
+    pub network: bool,
 }
 
 impl LevelSettings {
@@ -38,12 +42,13 @@ impl LevelSettings {
     /// (docs/benchmarks.md, "Levels on every size"); a size between takes the settings of the
     /// nearest calibrated one ([`calibrated_size`]).
     ///
-    /// * beginner: [`BEGINNER_PLAYOUTS`] with the full playout policy and priors, one
-    ///   thread, the move drawn among the candidates by playouts (temperature 1); it plays
-    ///   shapes and answers ataris, never fills its own eyes, and makes a beginner's
-    ///   mistakes. Never resigns.
-    /// * intermediate: [`INTERMEDIATE_PLAYOUTS`], one thread, a mild temperature (0.3):
-    ///   about GNU Go 3.8 level 10's strength on every size.
+    /// * beginner: [`BEGINNER_PLAYOUTS`] with the full playout policy and the hand-made
+    ///   priors but not the network, one thread, the move drawn among the candidates by
+    ///   playouts (temperature 1); it plays shapes and answers ataris, never fills its own
+    ///   eyes, and makes a beginner's mistakes. Never resigns.
+    /// * intermediate: [`INTERMEDIATE_PLAYOUTS`], the network on 19x19 only
+    ///   ([`INTERMEDIATE_NETWORK`]), one thread, a mild temperature (0.3): about GNU Go 3.8
+    ///   level 10's strength on every size.
     /// * expert: every thread, the full time ([`default_time`] a move when no clock or
     ///   `--time` is given), the most simulated move.
     pub fn of(level: Level, size: usize, threads: usize) -> LevelSettings {
@@ -62,6 +67,7 @@ impl LevelSettings {
                 timed: false,
                 temperature: 1.0,
                 may_resign: false,
+                network: false,
             },
             Level::Intermediate => LevelSettings {
                 search,
@@ -69,6 +75,7 @@ impl LevelSettings {
                 timed: false,
                 temperature: 0.3,
                 may_resign: true,
+                network: INTERMEDIATE_NETWORK[class],
             },
             Level::Expert => LevelSettings {
                 search: SearchConfig {
@@ -79,6 +86,7 @@ impl LevelSettings {
                 timed: true,
                 temperature: 0.0,
                 may_resign: true,
+                network: true,
             },
         }
     }
@@ -87,14 +95,22 @@ impl LevelSettings {
 /// The board sizes the levels are calibrated on.
 pub const CALIBRATED_SIZES: [usize; 3] = [9, 13, 19];
 
-/// Beginner's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]): enough to
-/// beat a random player every game, few enough to lose to GNU Go level 10 most games.
+/// Beginner's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]), without the
+/// policy network: enough to beat a random player every game, few enough to lose to GNU Go
+/// level 10 most games.
 pub const BEGINNER_PLAYOUTS: [u64; 3] = [400, 400, 400];
 
 /// Intermediate's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]): about
-/// even with GNU Go level 10 on each size. The network prior makes a playout worth more on
-/// the large boards, where GNU Go is relatively stronger too.
-pub const INTERMEDIATE_PLAYOUTS: [u64; 3] = [1_000, 1_000, 1_000];
+/// even with GNU Go level 10 on each size, with the network where
+/// [`INTERMEDIATE_NETWORK`] says.
+pub const INTERMEDIATE_PLAYOUTS: [u64; 3] = [1_000, 2_000, 100];
+
+/// Whether intermediate uses the policy network on 9x9, 13x13 and 19x19
+/// ([`CALIBRATED_SIZES`]). With it, a few hundred playouts (200 to 500) beat GNU Go level
+/// 10 in 10 games of 10 on 9x9 and 13x13, so the small boards search without it; on
+/// 19x19 the network's 100 playouts are GNU Go's match, where the search without it would
+/// need tens of thousands.
+pub const INTERMEDIATE_NETWORK: [bool; 3] = [false, false, true];
 
 /// The calibrated size whose settings a `size`×`size` board takes: the nearest, the
 /// smaller on a tie (11x11 plays like 9x9, 16x16 like 13x13).
@@ -177,7 +193,7 @@ impl MctsPlayer {
     ) -> LevelSettings {
         let mut settings = LevelSettings::of(level, size, threads);
         settings.search.params = overrides.params;
-        settings.search.net = overrides.net;
+        settings.search.net = overrides.net.filter(|_| settings.network);
         if let Some(bytes) = overrides.max_memory {
             settings.search.max_memory = bytes;
         }
@@ -424,12 +440,13 @@ impl Player for MctsPlayer {
         self.budget(game, color, clock).time
     }
 
-    /// Analysis and pondering search with every thread whatever the level: the user is
-    /// studying, or the time is the opponent's.
+    /// Analysis and pondering search with every thread and the network whatever the level:
+    /// the user is studying, or the time is the opponent's.
     fn think(&mut self, game: &Game, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
         self.fit_to(game.size());
         self.search.set_config(SearchConfig {
             threads: self.threads.max(1),
+            net: self.overrides.net,
             ..self.settings.search
         });
         let result = self
@@ -555,25 +572,38 @@ mod tests {
             let intermediate = LevelSettings::of(Level::Intermediate, size, 4);
             assert_eq!(beginner.playouts, Some(BEGINNER_PLAYOUTS[class]));
             assert_eq!(intermediate.playouts, Some(INTERMEDIATE_PLAYOUTS[class]));
-            assert!(BEGINNER_PLAYOUTS[class] < INTERMEDIATE_PLAYOUTS[class]);
             assert_eq!(beginner.search.threads, 1);
+            assert_eq!(
+                (beginner.network, intermediate.network),
+                (false, INTERMEDIATE_NETWORK[class])
+            );
             let expert = LevelSettings::of(Level::Expert, size, 4);
             assert_eq!((expert.playouts, expert.timed), (None, true));
             assert_eq!(expert.search.threads, 4);
         }
     }
 
-    /// A player follows the board: the same beginner searches its 9x9 budget on 9x9 and its
-    /// 19x19 budget on 19x19.
+    /// A player follows the board: the same intermediate searches its 9x9 budget without
+    /// the network on 9x9 and its 19x19 budget with it on 19x19.
     #[test]
     fn a_level_searches_the_budget_of_the_board_it_plays_on() {
-        let mut player = MctsPlayer::new(Level::Beginner, 1, Overrides::default(), 5);
+        let overrides = Overrides {
+            net: Some(crate::net::SharedNet::embedded()),
+            ..Overrides::default()
+        };
+        let mut player = MctsPlayer::new(Level::Intermediate, 1, overrides, 5);
         let clock = Clock::default();
         for (class, size) in [(2, 19), (0, 9), (2, 19)] {
             let game = Game::new(size, Ruleset::FRENCH, 7.5).unwrap();
             player.choose(&game, Color::Black, Mode::Play, &clock);
             let playouts = player.last_result().map(|r| r.playouts);
-            assert_eq!(playouts, Some(BEGINNER_PLAYOUTS[class]), "{size}x{size}");
+            assert_eq!(
+                playouts,
+                Some(INTERMEDIATE_PLAYOUTS[class]),
+                "{size}x{size}"
+            );
+            let network = player.settings.search.net.is_some();
+            assert_eq!(network, INTERMEDIATE_NETWORK[class], "{size}x{size}");
         }
     }
 

@@ -25,17 +25,31 @@ pub use random::RandomPlayer;
 /// settings: see [`mcts::LevelSettings::of`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
-    /// Quick moves for learners: few playouts, a move drawn among the good candidates.
+    /// Quick moves for learners (about 12 kyu): few playouts, no policy network, a move
+    /// drawn among the good candidates.
     Beginner,
-    /// A club-level opponent, about GNU Go's strength: a moderate number of playouts.
+    /// A club-level opponent (about 7 kyu), GNU Go level 10's strength on every size.
     Intermediate,
-    /// Full strength: every thread, all the time the clock allows.
+    /// Full strength (about 1 dan at 1 s a move): every thread, all the time the clock
+    /// allows.
     #[default]
     Expert,
 }
 
 impl Level {
     pub const ALL: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
+
+    /// A rough KGS rank on 19x19, for people choosing a level. GNU Go 3.8 at level 10 is
+    /// rated 7 kyu on KGS (the `gnugo3pt8` account of the KGS computer-go tournaments); each
+    /// level's rank is placed from its results against GNU Go and its neighbours with the
+    /// EGF rating formula (docs/benchmarks.md, "Levels on every size", derives them).
+    pub fn rank(self) -> &'static str {
+        match self {
+            Level::Beginner => "about 12 kyu",
+            Level::Intermediate => "about 7 kyu",
+            Level::Expert => "about 1 dan",
+        }
+    }
 
     /// The level named `name` (any case).
     pub fn from_name(name: &str) -> Option<Level> {
