@@ -40,12 +40,12 @@ impl LevelSettings {
     /// default [`Params`] (the player puts its own in, [`Overrides::params`]: they apply to
     /// every level). The fixed budgets are calibrated per board size against GNU Go 3.8
     /// (docs/benchmarks.md, "Levels on every size"); a size between takes the settings of the
-    /// nearest calibrated one ([`calibrated_size`]).
+    /// nearest calibrated one ([`calibrated_class`]).
     ///
     /// * beginner: [`BEGINNER_PLAYOUTS`] with the full playout policy and the hand-made
-    ///   priors but not the network, one thread, the move drawn among the candidates by
-    ///   playouts (temperature 1); it plays shapes and answers ataris, never fills its own
-    ///   eyes, and makes a beginner's mistakes. Never resigns.
+    ///   priors, the network on 19x19 only ([`BEGINNER_NETWORK`]), one thread, the move
+    ///   drawn among the candidates by playouts (temperature 1); it answers ataris, never
+    ///   fills its own eyes, and makes a beginner's mistakes. Never resigns.
     /// * intermediate: [`INTERMEDIATE_PLAYOUTS`], the network on 19x19 only
     ///   ([`INTERMEDIATE_NETWORK`]), one thread, a mild temperature (0.3): about GNU Go 3.8
     ///   level 10's strength on every size.
@@ -56,10 +56,7 @@ impl LevelSettings {
             threads: 1,
             ..SearchConfig::default()
         };
-        let class = CALIBRATED_SIZES
-            .iter()
-            .position(|&s| s == calibrated_size(size))
-            .unwrap_or(CALIBRATED_SIZES.len() - 1);
+        let class = calibrated_class(size);
         match level {
             Level::Beginner => LevelSettings {
                 search,
@@ -67,7 +64,7 @@ impl LevelSettings {
                 timed: false,
                 temperature: 1.0,
                 may_resign: false,
-                network: false,
+                network: BEGINNER_NETWORK[class],
             },
             Level::Intermediate => LevelSettings {
                 search,
@@ -95,10 +92,16 @@ impl LevelSettings {
 /// The board sizes the levels are calibrated on.
 pub const CALIBRATED_SIZES: [usize; 3] = [9, 13, 19];
 
-/// Beginner's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]), without the
-/// policy network: enough to beat a random player every game, few enough to lose to GNU Go
-/// level 10 most games.
-pub const BEGINNER_PLAYOUTS: [u64; 3] = [400, 400, 400];
+/// Beginner's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]), with the
+/// network where [`BEGINNER_NETWORK`] says: enough to beat a random player every game, few
+/// enough to lose to GNU Go level 10 most games.
+pub const BEGINNER_PLAYOUTS: [u64; 3] = [400, 400, 50];
+
+/// Whether beginner uses the policy network on 9x9, 13x13 and 19x19
+/// ([`CALIBRATED_SIZES`]). On 19x19, 400 playouts without it spread over the whole board
+/// and crawl on the first line (five stones from intermediate lost all ten games, with
+/// nothing left on the board); 50 with it play a beginner's shapes.
+pub const BEGINNER_NETWORK: [bool; 3] = [false, false, true];
 
 /// Intermediate's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]): about
 /// even with GNU Go level 10 on each size, with the network where
@@ -112,13 +115,12 @@ pub const INTERMEDIATE_PLAYOUTS: [u64; 3] = [1_000, 2_000, 100];
 /// need tens of thousands.
 pub const INTERMEDIATE_NETWORK: [bool; 3] = [false, false, true];
 
-/// The calibrated size whose settings a `size`×`size` board takes: the nearest, the
-/// smaller on a tie (11x11 plays like 9x9, 16x16 like 13x13).
-pub fn calibrated_size(size: usize) -> usize {
-    CALIBRATED_SIZES
-        .into_iter()
-        .min_by_key(|&s| s.abs_diff(size))
-        .unwrap_or(19)
+/// Which of [`CALIBRATED_SIZES`] (its index) a `size`×`size` board takes the settings of:
+/// the nearest, the smaller on a tie (11x11 plays like 9x9, 16x16 like 13x13).
+pub fn calibrated_class(size: usize) -> usize {
+    (0..CALIBRATED_SIZES.len())
+        .min_by_key(|&class| CALIBRATED_SIZES[class].abs_diff(size))
+        .unwrap_or(0)
 }
 
 /// The time a timed level thinks per move when nothing else is said: 1 s on 9×9, 3 s on
@@ -564,7 +566,7 @@ mod tests {
     fn sizes_take_the_nearest_calibrated_settings() {
         let nearest: Vec<usize> = [2, 9, 11, 12, 13, 16, 17, 19, 25]
             .into_iter()
-            .map(calibrated_size)
+            .map(|size| CALIBRATED_SIZES[calibrated_class(size)])
             .collect();
         assert_eq!(nearest, [9, 9, 9, 13, 13, 13, 19, 19, 19]);
         for (class, size) in CALIBRATED_SIZES.into_iter().enumerate() {
@@ -575,7 +577,7 @@ mod tests {
             assert_eq!(beginner.search.threads, 1);
             assert_eq!(
                 (beginner.network, intermediate.network),
-                (false, INTERMEDIATE_NETWORK[class])
+                (BEGINNER_NETWORK[class], INTERMEDIATE_NETWORK[class])
             );
             let expert = LevelSettings::of(Level::Expert, size, 4);
             assert_eq!((expert.playouts, expert.timed), (None, true));

@@ -25,8 +25,8 @@ pub use random::RandomPlayer;
 /// settings: see [`mcts::LevelSettings::of`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
-    /// Quick moves for learners (about 12 kyu): few playouts, no policy network, a move
-    /// drawn among the good candidates.
+    /// Quick moves for learners (about 10 kyu): few playouts, a move drawn among the good
+    /// candidates.
     Beginner,
     /// A club-level opponent (about 7 kyu), GNU Go level 10's strength on every size.
     Intermediate,
@@ -45,7 +45,7 @@ impl Level {
     /// EGF rating formula (docs/benchmarks.md, "Levels on every size", derives them).
     pub fn rank(self) -> &'static str {
         match self {
-            Level::Beginner => "about 12 kyu",
+            Level::Beginner => "about 10 kyu",
             Level::Intermediate => "about 7 kyu",
             Level::Expert => "about 1 dan",
         }
