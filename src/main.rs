@@ -105,7 +105,7 @@ struct Cli {
 
     /// The policy network whose move probabilities guide the search (a `.hnet` file), or
     /// `none` to search without one [default: the network built into hoshi, trained on
-    /// 9-dan games].
+    /// 9-dan games]. Beginner and intermediate take its advice on 19x19 only.
     #[arg(long, value_name = "FILE|none")]
     policy_net: Option<PathBuf>,
 }

@@ -146,7 +146,8 @@ pub struct Overrides {
     /// The tuning of the search and of the player's decisions (`--param`, `hoshi-param`),
     /// whatever the level.
     pub params: Params,
-    /// The policy network the search's priors use (`--policy-net`), at every level.
+    /// The policy network the search's priors use (`--policy-net`), at the levels and sizes
+    /// that take its advice ([`LevelSettings::network`]) and in analysis.
     pub net: Option<SharedNet>,
 }
 
