@@ -172,7 +172,7 @@ pub struct MctsPlayer {
 
 impl MctsPlayer {
     pub fn new(level: Level, threads: usize, overrides: Overrides, seed: u64) -> MctsPlayer {
-        let size = 19;
+        let size = 19; // GTP's default board, until a game says otherwise (`fit_to`)
         let settings = Self::configure(level, size, threads, &overrides);
         MctsPlayer {
             level,
