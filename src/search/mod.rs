@@ -103,7 +103,10 @@ pub struct Candidate {
     pub mv: Move,
     /// Simulations played through it (priors excluded).
     pub playouts: u32,
-    /// Its win rate for the player to move.
+    /// Its win rate for the player to move in the simulations played through it, the
+    /// priors' virtual games left out (as in analysis, [`MoveInfo::winrate`]): the network
+    /// gives a likely move a hundred virtual wins or more, which outweigh the simulations of
+    /// a small budget, so that a lost game would still look won, and never be resigned.
     pub winrate: f64,
 }
 
@@ -112,10 +115,10 @@ pub struct Candidate {
 pub struct SearchResult {
     /// The most simulated move.
     pub best: Move,
-    /// Its win rate for the player to move.
+    /// Its win rate for the player to move (as [`Candidate::winrate`]).
     pub winrate: f64,
     /// Its win rate as the tree counts it, with the komi shift of dynamic komi
-    /// ([`Search::set_komi_shift`]); `winrate` without a shift.
+    /// ([`Search::set_komi_shift`]), priors left out too; `winrate` without a shift.
     pub search_winrate: f64,
     /// Root moves, most simulated first.
     pub candidates: Vec<Candidate>,
@@ -1099,7 +1102,9 @@ fn summarize(
             Candidate {
                 mv: s.mv,
                 playouts: s.playouts(),
-                winrate: root.real_winrate(scores, c).unwrap_or_else(|| s.value()),
+                winrate: root
+                    .real_winrate(scores, c)
+                    .unwrap_or_else(|| s.simulated_value()),
             }
         })
         .collect();
@@ -1112,7 +1117,7 @@ fn summarize(
     let winrate = candidates.first().map_or(0.5, |c| c.winrate);
     let search_winrate = tree
         .child_with_move(ROOT, best)
-        .map_or(winrate, |c| tree.node(c).stats().value());
+        .map_or(winrate, |c| tree.node(c).stats().simulated_value());
     SearchResult {
         best,
         winrate,

@@ -186,3 +186,37 @@ fn analysis_priors_are_the_networks_probabilities() {
         );
     }
 }
+
+/// The win rate a search reports is its simulations', never the network's virtual wins: on
+/// an empty 19x19 board with a komi of 361.5 Black cannot win, and 100 playouts (the 19x19
+/// intermediate's budget, where the network's priors weigh more than the simulations) say
+/// so for every move, so that a lost game looks lost and may be resigned.
+#[test]
+fn reported_win_rates_leave_the_network_prior_out() {
+    use hoshi::search::{Budget, Search, SearchConfig};
+    let game = hoshi::game::Game::new(19, hoshi::rules::Ruleset::FRENCH, 361.5).expect("a game");
+    let config = SearchConfig {
+        net: Some(hoshi::net::SharedNet::embedded()),
+        threads: 1,
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, 7);
+    let budget = Budget {
+        playouts: Some(100),
+        time: None,
+    };
+    let result = search.run(
+        &game,
+        hoshi::coord::Color::Black,
+        budget,
+        &std::sync::atomic::AtomicBool::new(false),
+    );
+    assert_eq!((result.winrate, result.search_winrate), (0.0, 0.0));
+    let simulated: Vec<_> = result
+        .candidates
+        .iter()
+        .filter(|c| c.playouts > 0)
+        .collect();
+    assert!(simulated.len() > 1, "{:?}", result.candidates);
+    assert!(simulated.iter().all(|c| c.winrate == 0.0), "{simulated:?}");
+}
