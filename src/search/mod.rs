@@ -36,7 +36,7 @@ use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tree::{NewChild, Tree, ROOT};
+use tree::{NewChild, Stats, Tree, ROOT};
 
 /// How the search plays: its tuning ([`Params`]) and its resources.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -256,9 +256,7 @@ fn move_infos(
             let s = tree.node(c).stats();
             let visits = s.playouts();
             (visits > 0).then(|| {
-                let winrate = root
-                    .real_winrate(scores, c)
-                    .unwrap_or_else(|| s.simulated_value());
+                let winrate = root.reported_winrate(scores, c, &s);
                 let spread = (winrate * (1.0 - winrate) / f64::from(visits)).sqrt();
                 MoveInfo {
                     mv: s.mv,
@@ -378,6 +376,14 @@ struct Root {
 }
 
 impl Root {
+    /// The win rate of root child `child` (whose statistics are `stats`) that the search
+    /// reports, to analysis as to the player: by the real komi, from the simulations alone
+    /// (the priors' virtual games only steer the search).
+    fn reported_winrate(&self, scores: &RootScores, child: u32, stats: &Stats) -> f64 {
+        self.real_winrate(scores, child)
+            .unwrap_or_else(|| stats.simulated_value())
+    }
+
     /// The win rate by the real komi of root child `child` for the player to move, when the
     /// tree counts with another one (its own win rates then answer for the shifted komi),
     /// from this search's simulations through it, if any.
@@ -1102,9 +1108,7 @@ fn summarize(
             Candidate {
                 mv: s.mv,
                 playouts: s.playouts(),
-                winrate: root
-                    .real_winrate(scores, c)
-                    .unwrap_or_else(|| s.simulated_value()),
+                winrate: root.reported_winrate(scores, c, &s),
             }
         })
         .collect();
