@@ -76,8 +76,8 @@ struct Cli {
     #[arg(long, default_value_t = 2048)]
     max_memory: u64,
 
-    /// Resign when the win rate stays below this for 3 moves, 0 to never resign (beginner
-    /// never resigns).
+    /// Resign when the win rate stays below this for 3 moves (every level), 0 to never
+    /// resign.
     #[arg(long, default_value_t = 0.1, value_parser = parse_fraction)]
     resign_threshold: f64,
 

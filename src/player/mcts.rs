@@ -27,8 +27,6 @@ pub struct LevelSettings {
     /// to playouts^(1/temperature) instead of taking the most simulated one: a softer,
     /// more human choice for the weaker levels.
     pub temperature: f64,
-    /// Whether this level may resign.
-    pub may_resign: bool,
     /// Whether the search's priors take the policy network's advice (when one is loaded):
     /// a network trained on strong players' games gives even a few playouts a strong
     /// player's sense of shape, more than a beginner should have.
@@ -45,7 +43,7 @@ impl LevelSettings {
     /// * beginner: [`BEGINNER_PLAYOUTS`] with the full playout policy and the hand-made
     ///   priors, the network on 19x19 only ([`BEGINNER_NETWORK`]), one thread, the move
     ///   drawn among the candidates by playouts (temperature 1); it answers ataris, never
-    ///   fills its own eyes, and makes a beginner's mistakes. Never resigns.
+    ///   fills its own eyes, and makes a beginner's mistakes.
     /// * intermediate: [`INTERMEDIATE_PLAYOUTS`], the network on 19x19 only
     ///   ([`INTERMEDIATE_NETWORK`]), one thread, a mild temperature (0.3): about GNU Go 3.8
     ///   level 10's strength on every size.
@@ -63,7 +61,6 @@ impl LevelSettings {
                 playouts: Some(BEGINNER_PLAYOUTS[class]),
                 timed: false,
                 temperature: 1.0,
-                may_resign: false,
                 network: BEGINNER_NETWORK[class],
             },
             Level::Intermediate => LevelSettings {
@@ -71,7 +68,6 @@ impl LevelSettings {
                 playouts: Some(INTERMEDIATE_PLAYOUTS[class]),
                 timed: false,
                 temperature: 0.3,
-                may_resign: true,
                 network: INTERMEDIATE_NETWORK[class],
             },
             Level::Expert => LevelSettings {
@@ -82,7 +78,6 @@ impl LevelSettings {
                 playouts: None,
                 timed: true,
                 temperature: 0.0,
-                may_resign: true,
                 network: true,
             },
         }
@@ -347,7 +342,9 @@ impl MctsPlayer {
     }
 
     /// Whether to resign after this search (its win rate is by the real komi, whatever
-    /// dynamic komi did).
+    /// dynamic komi did). Every level resigns by this one rule: a beginner that played on in
+    /// a lost game made its opponent capture every last stone it threw in (9x9 games lost by
+    /// the whole board, 19x19 games to move 450).
     fn should_resign(&mut self, game: &Game, color: Color, result: &SearchResult) -> bool {
         let threshold = self.overrides.resign_threshold;
         let params = *self.params();
@@ -357,7 +354,7 @@ impl MctsPlayer {
         let points = (game.size() * game.size()) as f64;
         let young_handicap_game = game.handicap() >= 2
             && (game.move_number() as f64) < params.resign_handicap_share * points;
-        if !self.settings.may_resign || threshold <= 0.0 || !trusted || young_handicap_game {
+        if threshold <= 0.0 || !trusted || young_handicap_game {
             self.hopeless_moves[color.index()] = 0;
             return false;
         }
@@ -657,6 +654,21 @@ mod tests {
             .map(|_| player.should_resign(&even, Color::White, &hopeless(5_000)))
             .collect();
         assert_eq!(resigns, [false, false, true]);
+    }
+
+    /// Every level resigns by the same rule, beginner too: three hopeless searches in a row.
+    #[test]
+    fn every_level_resigns_a_hopeless_game() {
+        let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        game.play(Color::Black, Move::Pass).unwrap();
+        for level in Level::ALL {
+            let mut player = MctsPlayer::new(level, 1, Overrides::default(), 1);
+            player.overrides.resign_threshold = 0.1;
+            let resigns: Vec<bool> = (0..3)
+                .map(|_| player.should_resign(&game, Color::White, &hopeless(400)))
+                .collect();
+            assert_eq!(resigns, [false, false, true], "{level:?}");
+        }
     }
 
     /// One process playing both colors (a GUI's self-play): Black's good searches between
