@@ -30,10 +30,9 @@ struct Cli {
     /// ranks): beginner (about 10 kyu: 400 playouts a move on 9x9 and 13x13, 50 with the
     /// policy network on 19x19, a move drawn among the good ones), intermediate (about 7
     /// kyu, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13, 100 with the
-    /// network on 19x19) or
-    /// expert (about 1 dan: every thread, all the time it has, 1 s a move on 9x9, 3 s on
-    /// 13x13, 6 s on 19x19 unless --time, --playouts or a clock says otherwise). GTP's
-    /// hoshi-level tells and changes it during a game.
+    /// network on 19x19) or expert (about 1 dan: every thread, all the time it has, 1 s a
+    /// move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says
+    /// otherwise). GTP's hoshi-level tells and changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
     level: Level,
 
