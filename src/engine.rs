@@ -8,7 +8,7 @@ use crate::game::Game;
 use crate::handicap::HandicapError;
 use crate::net::{features, Evaluator, SharedNet};
 use crate::player::clock::{Clock, TimeControl};
-use crate::player::judge::{self, JUDGE_PLAYOUTS, JUDGE_SEED};
+use crate::player::judge::{self, JUDGE_SEED};
 use crate::player::mcts::{default_time, Overrides};
 use crate::player::{Choice, Level, MctsPlayer, Mode, Player, RandomPlayer};
 use crate::rules::Ruleset;
@@ -39,8 +39,6 @@ pub struct Settings {
     pub seed: u64,
     /// Memory the search tree may use, in MiB.
     pub max_memory_mb: u64,
-    /// Win rate below which the player resigns (0 never resigns).
-    pub resign_threshold: f64,
     /// Whether to think during the opponent's time.
     pub ponder: bool,
     /// Whether to play random sensible moves instead of searching (a benchmark baseline).
@@ -68,7 +66,6 @@ impl Default for Settings {
             time_per_move: None,
             seed: 0,
             max_memory_mb: 2048,
-            resign_threshold: 0.1,
             ponder: false,
             random: false,
             live_gfx: false,
@@ -90,7 +87,6 @@ impl Settings {
             playouts: self.playouts,
             time: self.time_per_move,
             max_memory: usize::try_from(self.max_memory_mb.saturating_mul(1 << 20)).ok(),
-            resign_threshold: self.resign_threshold,
             params: self.params,
             net: self.net,
         }
@@ -132,12 +128,12 @@ struct CachedStatus {
 }
 
 impl CachedStatus {
-    fn of(game: &Game) -> CachedStatus {
+    fn of(game: &Game, params: &Params) -> CachedStatus {
         CachedStatus {
             board: game.board().clone(),
             to_move: game.to_move(),
             rules: game.rules(),
-            status: judge::judge(game),
+            status: judge::judge(game, params),
         }
     }
 
@@ -174,6 +170,8 @@ impl Engine {
     pub fn reconfigure(&mut self, change: impl FnOnce(&mut Settings)) {
         change(&mut self.settings);
         self.player = player_for(&self.settings);
+        // The judge's budgets may have changed with the parameters.
+        self.judged.replace(None);
     }
 
     /// The time an analysis query thinks: what `--time` says, else a timed level's default
@@ -390,7 +388,7 @@ impl Engine {
             .filter(|j| j.fits(&self.game))
             .map(|j| j.status);
         known.unwrap_or_else(|| {
-            let judged = CachedStatus::of(&self.game);
+            let judged = CachedStatus::of(&self.game, &self.settings.params);
             let status = judged.status;
             *self.judged.borrow_mut() = Some(judged);
             status
@@ -417,7 +415,7 @@ impl Engine {
         ownership::estimate(
             self.game.board(),
             self.game.to_move(),
-            JUDGE_PLAYOUTS,
+            self.settings.params.judge_playouts,
             JUDGE_SEED,
         )
     }

@@ -76,9 +76,9 @@ struct Cli {
     max_memory: u64,
 
     /// Resign when the win rate stays below this for 3 moves (every level), 0 to never
-    /// resign.
-    #[arg(long, default_value_t = 0.1, value_parser = parse_fraction)]
-    resign_threshold: f64,
+    /// resign [default: 0.1] (the parameter `resign_threshold`; this flag has the last word).
+    #[arg(long, value_parser = parse_fraction)]
+    resign_threshold: Option<f64>,
 
     /// Think on the opponent's time: after each move, until the next command arrives (at
     /// levels that think by time; the tree is kept for the next move).
@@ -175,6 +175,9 @@ impl Cli {
             // Checked when the command line was read.
             params.set(key, value).expect("a valid --param");
         }
+        if let Some(threshold) = self.resign_threshold {
+            params.resign_threshold = threshold;
+        }
         params
     }
 
@@ -201,7 +204,6 @@ impl Cli {
             time_per_move: self.time,
             seed: self.seed.unwrap_or_else(rand::random),
             max_memory_mb: self.max_memory,
-            resign_threshold: self.resign_threshold,
             ponder: self.ponder,
             random: self.random,
             live_gfx: self.live_gfx,

@@ -17,23 +17,16 @@ use crate::game::Game;
 use crate::score::Status;
 use crate::search::ownership::{self, CLEAR_OWNERSHIP};
 use crate::search::playout::Forbidden;
-use crate::search::{Budget, Search, SearchConfig};
+use crate::search::{Budget, Params, Search, SearchConfig};
 use std::sync::atomic::AtomicBool;
-
-/// Playouts of the quick estimate: enough for its verdict on a finished game not to depend
-/// on the seed, few enough to answer at once (about 15 ms on 19x19).
-pub const JUDGE_PLAYOUTS: u32 = 256;
 
 /// Fixed seed of the judgement, so that tests and repeated queries agree.
 pub const JUDGE_SEED: u64 = 0x0005_eed0_f0ed;
 
-/// Playouts of each of the two searches that judge life and death (see [`judge`]): the
-/// verdicts of `tests/it/dead_stones.rs` stay the same with another seed, and a finished 19x19
-/// game is judged in about 0.13 s of CPU.
-pub const JUDGE_SEARCH_PLAYOUTS: u64 = 2_500;
-
-/// The dead stones and the stones in seki at the end of `game`. Rules without dead-stone
-/// removal (Tromp-Taylor) have neither: every stone on the board is alive.
+/// The dead stones and the stones in seki at the end of `game`, judged with the budgets of
+/// `params` ([`Params::judge_playouts`], [`Params::judge_search_playouts`]; the referee of a
+/// match keeps the defaults). Rules without dead-stone removal (Tromp-Taylor) have neither:
+/// every stone on the board is alive.
 ///
 /// Stones are judged as a strong player judges them when the game ends: alive if they
 /// cannot be captured even when the opponent plays first and plays to gain, dead if he can
@@ -52,24 +45,25 @@ pub const JUDGE_SEARCH_PLAYOUTS: u64 = 2_500;
 /// counted dead, when the other tries to save it). The tree reads what the playouts alone
 /// get wrong: a dead shape in a corner that random play, which avoids self-ataris, never
 /// kills; a group alive only by ko; a sacrifice that breaks a false seki.
-pub fn judge(game: &Game) -> Status {
+pub fn judge(game: &Game, params: &Params) -> Status {
     if !game.rules().dead_stone_removal {
         return Status::default();
     }
-    life_and_death(game)
+    life_and_death(game, params)
 }
 
 /// The dead stones and seki as [`judge`] finds them, whatever the rules do with them: under
 /// Tromp-Taylor nothing is removed at the count, but `kgs-genmove_cleanup` must still know
 /// which stones to capture before passing.
-pub fn life_and_death(game: &Game) -> Status {
+pub fn life_and_death(game: &Game, params: &Params) -> Status {
     let board = game.board();
-    let quick = ownership::estimate(board, game.to_move(), JUDGE_PLAYOUTS, JUDGE_SEED);
+    let quick = ownership::estimate(board, game.to_move(), params.judge_playouts, JUDGE_SEED);
     let lead = quick.mean_lead();
     log::debug!("judge: quick lead {lead:.1}");
     let clear = quick.clear_areas(board, CLEAR_OWNERSHIP);
-    let searches =
-        [Color::Black, Color::White].map(|c| attacked_ownership(game, c, lead.round(), clear));
+    let playouts = params.judge_search_playouts;
+    let searches = [Color::Black, Color::White]
+        .map(|c| attacked_ownership(game, c, lead.round(), clear, playouts));
     let g = board.geometry();
     let value = |p: Point| {
         let v = g.vertex(p);
@@ -81,12 +75,18 @@ pub fn life_and_death(game: &Game) -> Status {
 }
 
 /// The ownership (row-major, as [`crate::search::SearchResult::ownership`]) found by a
-/// deterministic search (one thread, fixed seed, fixed playouts) of the position with
+/// deterministic search (one thread, fixed seed, `playouts`) of the position with
 /// `attacker` to move and a komi such that he wins only by ending at least one point better
 /// than Black's area lead `lead`. The position is searched without its history (two passes
 /// already played would end every line at once) and without handicap (the komi already
 /// says what each side must reach).
-pub fn attacked_ownership(game: &Game, attacker: Color, lead: f64, clear: Forbidden) -> Vec<f32> {
+pub fn attacked_ownership(
+    game: &Game,
+    attacker: Color,
+    lead: f64,
+    clear: Forbidden,
+    playouts: u64,
+) -> Vec<f32> {
     let board = game.board();
     let komi = match attacker {
         Color::Black => lead + 0.5,
@@ -108,7 +108,7 @@ pub fn attacked_ownership(game: &Game, attacker: Color, lead: f64, clear: Forbid
         ..SearchConfig::default()
     };
     let budget = Budget {
-        playouts: Some(JUDGE_SEARCH_PLAYOUTS),
+        playouts: Some(playouts),
         time: None,
     };
     let mut search = Search::new(config, JUDGE_SEED);
@@ -275,7 +275,7 @@ mod tests {
             Ruleset::FRENCH,
             Color::Black,
         );
-        let status = judge(&game);
+        let status = judge(&game, &Params::default());
         assert_eq!(names(&game, &status.dead), ["B4", "H7"]);
         assert!(status.seki.is_empty());
         assert_eq!(game.score(&status).result().to_string(), "W+16.5");
@@ -300,7 +300,7 @@ mod tests {
             Ruleset::FRENCH,
             Color::Black,
         );
-        let status = judge(&game);
+        let status = judge(&game, &Params::default());
         assert_eq!(names(&game, &status.dead), ["G6", "H6", "H7"]);
         let game = game_from_rows(
             &[
@@ -317,7 +317,7 @@ mod tests {
             Ruleset::FRENCH,
             Color::Black,
         );
-        let status = judge(&game);
+        let status = judge(&game, &Params::default());
         assert_eq!(
             names(&game, &status.dead),
             ["B4", "C3", "C4", "G6", "H6", "H7"]
@@ -343,7 +343,7 @@ mod tests {
             Ruleset::FRENCH,
             Color::Black,
         );
-        let status = judge(&game);
+        let status = judge(&game, &Params::default());
         assert!(status.dead.is_empty() && status.seki.is_empty());
         let score = game.score(&status);
         assert_eq!((score.black(), score.white()), (42.0, 46.5));
@@ -363,7 +363,7 @@ mod tests {
             Ruleset::TROMP_TAYLOR,
             Color::Black,
         );
-        assert!(judge(&game).dead.is_empty());
+        assert!(judge(&game, &Params::default()).dead.is_empty());
     }
 
     #[test]
@@ -387,7 +387,7 @@ mod tests {
             Ruleset::JAPANESE,
             Color::White,
         );
-        let status = judge(&game);
+        let status = judge(&game, &Params::default());
         assert_eq!(
             names(&game, &status.dead),
             ["B1", "B2", "B3", "C3", "D3", "E1", "E2", "E3"]

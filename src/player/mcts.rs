@@ -136,8 +136,6 @@ pub struct Overrides {
     pub time: Option<Duration>,
     /// Memory cap of the tree in bytes.
     pub max_memory: Option<usize>,
-    /// Win rate under which to resign; 0 never resigns.
-    pub resign_threshold: f64,
     /// The tuning of the search and of the player's decisions (`--param`, `hoshi-param`),
     /// whatever the level.
     pub params: Params,
@@ -315,15 +313,15 @@ impl MctsPlayer {
         let floor = result
             .candidates
             .first()
-            .map_or(0, |c| c.playouts / self.params().draw_share);
+            .map_or(0, |c| c.visits / self.params().draw_share);
         let pool: Vec<(Move, f64)> = result
             .candidates
             .iter()
-            .filter(|c| c.mv != Move::Pass && c.playouts > 0 && c.playouts >= floor)
+            .filter(|c| c.mv != Move::Pass && c.visits > 0 && c.visits >= floor)
             .map(|c| {
                 (
                     c.mv,
-                    f64::from(c.playouts).powf(1.0 / self.settings.temperature),
+                    f64::from(c.visits).powf(1.0 / self.settings.temperature),
                 )
             })
             .collect();
@@ -346,10 +344,10 @@ impl MctsPlayer {
     /// a lost game made its opponent capture every last stone it threw in (9x9 games lost by
     /// the whole board, 19x19 games to move 450).
     fn should_resign(&mut self, game: &Game, color: Color, result: &SearchResult) -> bool {
-        let threshold = self.overrides.resign_threshold;
         let params = *self.params();
+        let threshold = params.resign_threshold;
         let trusted = result.candidates.first().is_some_and(|c| {
-            u64::from(c.playouts) >= u64::from(params.resign_min_playouts).min(result.playouts / 4)
+            u64::from(c.visits) >= u64::from(params.resign_min_playouts).min(result.playouts / 4)
         });
         let points = (game.size() * game.size()) as f64;
         let young_handicap_game = game.handicap() >= 2
@@ -378,17 +376,18 @@ fn opponent_passed(game: &Game, color: Color) -> bool {
 /// Whether `color` can pass now without losing: the opponent has just passed and the count
 /// with the dead stones judged as a player would (the same judgement as
 /// `final_status_list`) wins for `color`.
-fn passing_wins(game: &Game, color: Color) -> bool {
-    opponent_passed(game, color) && game.score(&judge::judge(game)).result().winner() == Some(color)
+fn passing_wins(game: &Game, color: Color, params: &Params) -> bool {
+    opponent_passed(game, color)
+        && game.score(&judge::judge(game, params)).result().winner() == Some(color)
 }
 
 /// The points where `color` should play to take the opponent's dead stones off the board
 /// (`kgs-genmove_cleanup`): the legal liberties of the dead chains, those of the chains
 /// with fewest liberties first (a capture before a mere approach), never a self-atari that
 /// captures nothing.
-fn cleanup_points(game: &Game, color: Color) -> Vec<Point> {
+fn cleanup_points(game: &Game, color: Color, params: &Params) -> Vec<Point> {
     let board = game.board();
-    let dead = judge::life_and_death(game).dead;
+    let dead = judge::life_and_death(game, params).dead;
     let mut points: Vec<(usize, Point)> = Vec::new();
     for chain in board.geometry().points().filter(|&p| {
         dead.contains(p) && board.color_at(p) == Some(color.opponent()) && board.chain(p) == p
@@ -472,7 +471,7 @@ impl Player for MctsPlayer {
         // Cleanup takes the opponent's dead stones off the board, then passes as soon as the
         // opponent does; with none left to take it plays like `genmove`.
         let targets = if mode == Mode::Cleanup {
-            cleanup_points(game, color)
+            cleanup_points(game, color, self.params())
         } else {
             Vec::new()
         };
@@ -480,7 +479,7 @@ impl Player for MctsPlayer {
             && if mode == Mode::Cleanup {
                 opponent_passed(game, color)
             } else {
-                passing_wins(game, color)
+                passing_wins(game, color, self.params())
             };
         if done {
             return Choice::Move(Move::Pass);
@@ -613,10 +612,14 @@ mod tests {
             best: Move::Pass,
             winrate: 0.01,
             search_winrate: 0.3,
-            candidates: vec![crate::search::Candidate {
+            candidates: vec![crate::search::MoveInfo {
                 mv: Move::Pass,
-                playouts: moves,
+                visits: moves,
                 winrate: 0.01,
+                prior: 0.0,
+                lcb: 0.0,
+                score_lead: -50.0,
+                pv: vec![Move::Pass],
             }],
             pv: Vec::new(),
             playouts: u64::from(moves),
@@ -636,7 +639,7 @@ mod tests {
         let mut game = Game::new(9, Ruleset::FRENCH, 0.5).unwrap();
         game.fixed_handicap(9).unwrap();
         let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
-        player.overrides.resign_threshold = 0.1;
+        player.overrides.params.resign_threshold = 0.1;
         for _ in 0..33 {
             assert!(!player.should_resign(&game, Color::White, &hopeless(5_000)));
             let color = game.to_move();
@@ -649,7 +652,7 @@ mod tests {
         let mut even = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         even.play(Color::Black, Move::Pass).unwrap();
         let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
-        player.overrides.resign_threshold = 0.1;
+        player.overrides.params.resign_threshold = 0.1;
         let resigns: Vec<bool> = (0..3)
             .map(|_| player.should_resign(&even, Color::White, &hopeless(5_000)))
             .collect();
@@ -663,7 +666,7 @@ mod tests {
         game.play(Color::Black, Move::Pass).unwrap();
         for level in Level::ALL {
             let mut player = MctsPlayer::new(level, 1, Overrides::default(), 1);
-            player.overrides.resign_threshold = 0.1;
+            player.overrides.params.resign_threshold = 0.1;
             let resigns: Vec<bool> = (0..3)
                 .map(|_| player.should_resign(&game, Color::White, &hopeless(400)))
                 .collect();
@@ -678,7 +681,7 @@ mod tests {
         let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         game.play(Color::Black, Move::Pass).unwrap();
         let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
-        player.overrides.resign_threshold = 0.1;
+        player.overrides.params.resign_threshold = 0.1;
         let mut fine = hopeless(5_000);
         fine.winrate = 0.99;
         let mut white = Vec::new();

@@ -75,6 +75,11 @@ pub struct Params {
     /// with at least 1/`draw_share` of the best move's playouts, so that the weaker levels
     /// err among moves the search thought reasonable, not among blunders.
     pub draw_share: u32,
+    /// Player: the win rate under which a move counts as hopeless, towards resigning
+    /// (`--resign-threshold`); 0 never resigns. 10% as Leela Zero's default: a search that
+    /// sees one chance in ten has usually seen a loss, and [`Params::resign_moves`] in a
+    /// row make sure.
+    pub resign_threshold: f64,
     /// Player: moves in a row whose win rate must stay under the resign threshold before
     /// resigning: one bleak search may be a horizon effect.
     pub resign_moves: u32,
@@ -92,6 +97,16 @@ pub struct Params {
     /// Player: playouts of a `reg_genmove` search for a level that thinks by time (a
     /// regression answer must not depend on the machine's speed).
     pub regression_playouts: u64,
+    /// Judge: playouts of the dead-stone judge's quick Monte Carlo estimate: enough for its
+    /// verdict on a finished game not to depend on the seed, few enough to answer at once
+    /// (about 15 ms on 19x19).
+    pub judge_playouts: u32,
+    /// Judge: playouts of each of the two searches that judge life and death: the verdicts
+    /// of `tests/it/dead_stones.rs` stay the same with another seed, and a finished 19x19
+    /// game is judged in about 0.13 s of CPU. The judge's searches keep the search's
+    /// default tuning whatever these parameters say of it: their verdict must not change
+    /// with the playing settings.
+    pub judge_search_playouts: u64,
 }
 
 impl Default for Params {
@@ -111,11 +126,14 @@ impl Default for Params {
             reuse_shift: 1.0,
             dynamic_komi: DynamicKomi::default(),
             draw_share: 10,
+            resign_threshold: 0.1,
             resign_moves: 3,
             resign_handicap_share: 0.4,
             resign_min_playouts: 500,
             cleanup_slack: 0.05,
             regression_playouts: 10_000,
+            judge_playouts: 256,
+            judge_search_playouts: 2_500,
         }
     }
 }
@@ -251,6 +269,10 @@ pub struct NetPrior {
     /// The smallest board the network is used on. It learned from 19×19 games, yet it
     /// helps on 9×9 too: with it against without, 57 of 80 games (71%, 0.5 s a move).
     pub min_size: usize,
+    /// The smallest probability that earns a move the network's prior: below 0.1% a move
+    /// gets at most 8 of [`NetPrior::games`]' virtual wins, noise beside the hand-made
+    /// priors, and leaving it out spares the tree's counts an add per child.
+    pub floor: f64,
 }
 
 impl Default for NetPrior {
@@ -259,6 +281,7 @@ impl Default for NetPrior {
             games: 250.0,
             after: 64,
             min_size: 9,
+            floor: 0.001,
         }
     }
 }
@@ -572,6 +595,7 @@ table! {
     "net_games" => net.games in AT_LEAST_0;
     "net_after" => net.after in 0..=u32::MAX;
     "net_min_size" => net.min_size in 2..=usize::MAX;
+    "net_floor" => net.floor in SHARE;
     "reuse_shift" => reuse_shift in AT_LEAST_0;
     "dynkomi_handicap" => dynamic_komi.handicap in false..=true;
     "dynkomi_giving_stone" => dynamic_komi.giving_stone in AT_LEAST_0;
@@ -587,11 +611,14 @@ table! {
     "dynkomi_max" => dynamic_komi.max in AT_LEAST_0;
     "dynkomi_end_share" => dynamic_komi.end_share in SHARE;
     "draw_share" => draw_share in 1..=u32::MAX;
+    "resign_threshold" => resign_threshold in SHARE;
     "resign_moves" => resign_moves in 1..=u32::MAX;
     "resign_handicap_share" => resign_handicap_share in SHARE;
     "resign_min_playouts" => resign_min_playouts in 0..=u32::MAX;
     "cleanup_slack" => cleanup_slack in SHARE;
     "regression_playouts" => regression_playouts in 1..=u64::MAX;
+    "judge_playouts" => judge_playouts in 1..=u32::MAX;
+    "judge_search_playouts" => judge_search_playouts in 1..=u64::MAX;
 }
 
 #[cfg(test)]

@@ -18,7 +18,9 @@ use std::sync::OnceLock;
 const CHUNK: usize = 1 << 15;
 
 /// One move of the tree with its statistics, from the point of view of the player who made
-/// the move. Wins are counted in half points (a win is 2, a draw 1) so that they stay integers.
+/// the move. Wins are counted in [`UNITS`] a game (a win is `UNITS`, a draw half of it), so
+/// that they stay integers an atomic add can sum, yet a leaf evaluator's fractional value (a
+/// network's 0.63) backs up as what it is.
 #[derive(Default)]
 pub struct Node {
     /// The move's point, or 0 for a pass.
@@ -26,10 +28,10 @@ pub struct Node {
     /// Simulations through this node (prior games and virtual losses of running ones
     /// included).
     visits: AtomicU32,
-    /// Half-point wins of those simulations.
+    /// Wins of those simulations, in [`UNITS`] a game.
     wins: AtomicU32,
-    /// AMAF (all-moves-as-first) simulations and half-point wins: simulations from the parent
-    /// in which this move was played later by the same player.
+    /// AMAF (all-moves-as-first) simulations and their wins in [`UNITS`]: simulations from the
+    /// parent in which this move was played later by the same player.
     amaf_visits: AtomicU32,
     amaf_wins: AtomicU32,
     /// Visits that came from priors, not from simulations (subtracted when reporting).
@@ -42,7 +44,7 @@ pub struct Node {
     child_count: AtomicU16,
     /// 0 leaf, 1 being expanded, 2 expanded.
     state: AtomicU8,
-    /// [`BANNED`] and [`NET_PRIOR`] (the node's last spare byte).
+    /// [`BANNED`] and [`LATE_PRIORS`] (the node's last spare byte).
     flags: AtomicU8,
 }
 
@@ -50,6 +52,17 @@ pub struct Node {
 // (`--max-memory`, turned into a number of nodes with this size) is sized on it. A new field
 // must fit in the padding.
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
+/// Units of a won game in a node's win counts. 16 keeps a fractional value to 1/16 (the
+/// search rounds it at random up or down, so that no bias builds up: the sum stays exact on
+/// average), and leaves room for 2^28 games at a node before the count overflows
+/// ([`MAX_VISITS`]).
+pub const UNITS: u32 = 16;
+
+/// The most simulations a search runs through the root: the win counts of a node hold
+/// `UNITS` times its games in 32 bits, and this keeps them well clear of overflowing (at
+/// 50,000 simulations a second, about 45 minutes of analysis of one position).
+pub const MAX_VISITS: u32 = 1 << 27;
 
 const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
@@ -59,7 +72,7 @@ const EXPANDED: u8 = 2;
 const BANNED: u8 = 1;
 
 /// The node's children have had the policy network's prior (given once per node).
-const NET_PRIOR: u8 = 2;
+const LATE_PRIORS: u8 = 2;
 
 /// Statistics of a node, read at one moment.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -110,6 +123,25 @@ pub struct NewChild {
     pub prior_games: f64,
 }
 
+/// Games from a count in [`UNITS`].
+fn games(units: u32) -> f64 {
+    f64::from(units) / f64::from(UNITS)
+}
+
+/// Virtual games and wins as the tree counts them: whole games, and wins in half games (what
+/// [`Node::prior_wins`] keeps, so that taking the priors out again is exact), no more
+/// than the games; the wins in [`UNITS`] and in half games.
+fn virtual_games(wins: f64, games: f64) -> (u32, u32, u32) {
+    let games = games.round().max(0.0) as u32;
+    let halves = (2.0 * wins).round().clamp(0.0, 2.0 * f64::from(games)) as u32;
+    (games, halves * UNITS / 2, halves)
+}
+
+/// Half games as [`Node::prior_wins`] keeps them (saturating: only analysis reads them).
+fn saturating_halves(halves: u32) -> u16 {
+    halves.min(u32::from(u16::MAX)) as u16
+}
+
 fn encode(mv: Move) -> u16 {
     match mv {
         Move::Play(p) => p.index() as u16,
@@ -131,9 +163,9 @@ impl Node {
         Stats {
             mv: decode(self.mv.load(Relaxed)),
             visits: self.visits.load(Relaxed),
-            wins: f64::from(self.wins.load(Relaxed)) / 2.0,
+            wins: games(self.wins.load(Relaxed)),
             amaf_visits: self.amaf_visits.load(Relaxed),
-            amaf_wins: f64::from(self.amaf_wins.load(Relaxed)) / 2.0,
+            amaf_wins: games(self.amaf_wins.load(Relaxed)),
             prior_visits: self.prior_visits.load(Relaxed),
             prior_wins: f64::from(self.prior_wins.load(Relaxed)) / 2.0,
         }
@@ -150,16 +182,17 @@ impl Node {
         self.visits.fetch_add(1, Relaxed);
     }
 
-    /// Adds a simulation's result, in half points (2 win, 1 draw, 0 loss).
+    /// Adds a simulation's result, in [`UNITS`] (`UNITS` a win, 0 a loss).
     #[inline]
-    pub fn add_result(&self, half_points: u32) {
-        self.wins.fetch_add(half_points, Relaxed);
+    pub fn add_result(&self, units: u32) {
+        self.wins.fetch_add(units, Relaxed);
     }
 
+    /// Adds an AMAF simulation's result, in [`UNITS`].
     #[inline]
-    pub fn add_amaf(&self, half_points: u32) {
+    pub fn add_amaf(&self, units: u32) {
         self.amaf_visits.fetch_add(1, Relaxed);
-        self.amaf_wins.fetch_add(half_points, Relaxed);
+        self.amaf_wins.fetch_add(units, Relaxed);
     }
 
     /// Bans the move from selection (a root move the full rules forbid); its statistics
@@ -177,11 +210,11 @@ impl Node {
 
     /// Claims the right to give the children the policy network's prior: only the first
     /// caller gets `true`, so the network evaluates a position once.
-    pub fn claim_net_prior(&self) -> bool {
+    pub fn claim_late_priors(&self) -> bool {
         // Read before writing: every simulation through a node that had the prior asks again,
         // and a plain load keeps the shared cache line clean.
-        self.flags.load(Relaxed) & NET_PRIOR == 0
-            && self.flags.fetch_or(NET_PRIOR, Relaxed) & NET_PRIOR == 0
+        self.flags.load(Relaxed) & LATE_PRIORS == 0
+            && self.flags.fetch_or(LATE_PRIORS, Relaxed) & LATE_PRIORS == 0
     }
 
     /// Simulations through the node, priors included (one load, for the hot path).
@@ -193,13 +226,12 @@ impl Node {
     /// Adds prior knowledge that came after the node was made (the network's, evaluated
     /// once the parent had earned it): `wins` of `games` virtual simulations.
     pub fn add_prior(&self, wins: f64, games: f64) {
-        let games = games.round().max(0.0) as u32;
-        let wins = (2.0 * wins).round().clamp(0.0, 2.0 * f64::from(games)) as u32;
+        let (games, units, halves) = virtual_games(wins, games);
         self.visits.fetch_add(games, Relaxed);
-        self.wins.fetch_add(wins, Relaxed);
+        self.wins.fetch_add(units, Relaxed);
         self.prior_visits.fetch_add(games, Relaxed);
         let old = self.prior_wins.load(Relaxed);
-        let new = (u32::from(old) + wins).min(u32::from(u16::MAX)) as u16;
+        let new = old.saturating_add(saturating_halves(halves));
         // A lost race here only misreports the prior's share in analysis output.
         self.prior_wins.store(new, Relaxed);
     }
@@ -219,16 +251,12 @@ impl Node {
     }
 
     fn reset(&self, child: &NewChild) {
-        let games = child.prior_games.round().max(0.0) as u32;
-        let wins = (2.0 * child.prior_wins)
-            .round()
-            .clamp(0.0, 2.0 * games as f64) as u32;
+        let (games, units, halves) = virtual_games(child.prior_wins, child.prior_games);
         self.mv.store(encode(child.mv), Relaxed);
         self.visits.store(games, Relaxed);
-        self.wins.store(wins, Relaxed);
+        self.wins.store(units, Relaxed);
         self.prior_visits.store(games, Relaxed);
-        self.prior_wins
-            .store(wins.min(u32::from(u16::MAX)) as u16, Relaxed);
+        self.prior_wins.store(saturating_halves(halves), Relaxed);
         self.amaf_visits.store(0, Relaxed);
         self.amaf_wins.store(0, Relaxed);
         self.child_count.store(0, Relaxed);
@@ -250,7 +278,7 @@ impl Node {
         self.amaf_wins.store(other.amaf_wins.load(Relaxed), Relaxed);
         // The network's prior stays given; a ban depends on the position it was made in.
         self.flags
-            .store(other.flags.load(Relaxed) & NET_PRIOR, Relaxed);
+            .store(other.flags.load(Relaxed) & LATE_PRIORS, Relaxed);
     }
 }
 
@@ -436,9 +464,9 @@ mod tests {
         );
         let node = tree.node(tree.node(ROOT).children().start);
         assert_eq!(node.stats().simulated_value(), 0.9, "only the prior so far");
-        for half_points in [2, 0] {
+        for units in [UNITS, 0] {
             node.add_visit();
-            node.add_result(half_points);
+            node.add_result(units);
         }
         let stats = node.stats();
         assert!((stats.value() - 10.0 / 12.0).abs() < 1e-9);
@@ -488,7 +516,7 @@ mod tests {
         tree.try_begin_expansion(c);
         tree.expand(c, &[child(20)]);
         tree.node(c).add_visit();
-        tree.node(c).add_result(2);
+        tree.node(c).add_result(UNITS);
         let sub = tree.subtree(c, 1 << 20);
         let root = sub.node(ROOT).stats();
         assert_eq!((root.visits, root.wins), (11, 6.0));
@@ -504,8 +532,8 @@ mod tests {
         assert!(tree.try_begin_expansion(ROOT));
         assert!(tree.expand(ROOT, &[child(0), child(1)]));
         let first = tree.node(ROOT).children().start;
-        assert!(tree.node(first).claim_net_prior());
-        assert!(!tree.node(first).claim_net_prior());
+        assert!(tree.node(first).claim_late_priors());
+        assert!(!tree.node(first).claim_late_priors());
         tree.node(first).add_prior(30.0, 30.0);
         let s = tree.node(first).stats();
         assert_eq!(
@@ -518,9 +546,9 @@ mod tests {
         let kept = tree.subtree(ROOT, 1 << 20);
         let copy = kept.node(kept.node(ROOT).children().start);
         assert!(!copy.is_banned());
-        assert!(!copy.claim_net_prior());
+        assert!(!copy.claim_late_priors());
         assert!(kept
             .node(kept.node(ROOT).children().start + 1)
-            .claim_net_prior());
+            .claim_late_priors());
     }
 }

@@ -20,7 +20,7 @@ use hoshi::rules::Ruleset;
 fn check(rows: &[&str], dead: &str, seki: &str, result: &str) {
     for to_move in [Color::Black, Color::White] {
         let game = diagram(rows, Ruleset::FRENCH, to_move);
-        let status = judge::judge(&game);
+        let status = judge::judge(&game, &hoshi::search::Params::default());
         assert_eq!(names(&game, &status.dead), dead, "dead, {to_move} to move");
         assert_eq!(names(&game, &status.seki), seki, "seki, {to_move} to move");
         let score = game.score(&status).result().to_string();
@@ -366,7 +366,11 @@ fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
 #[test]
 fn cleanup_captures_every_dead_stone_then_passes() {
     let before = diagram(&LONE_DEAD_STONES, Ruleset::FRENCH, Color::White);
-    let result = |g: &hoshi::game::Game| g.score(&judge::judge(g)).result().to_string();
+    let result = |g: &hoshi::game::Game| {
+        g.score(&judge::judge(g, &hoshi::search::Params::default()))
+            .result()
+            .to_string()
+    };
     assert_eq!(result(&before), "W+16.5");
     let (game, black_moves) = clean_up(Ruleset::FRENCH);
     assert_eq!(black_moves, ["A4", "B3", "B5", "C4"]);

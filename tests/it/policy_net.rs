@@ -212,11 +212,7 @@ fn reported_win_rates_leave_the_network_prior_out() {
         &std::sync::atomic::AtomicBool::new(false),
     );
     assert_eq!((result.winrate, result.search_winrate), (0.0, 0.0));
-    let simulated: Vec<_> = result
-        .candidates
-        .iter()
-        .filter(|c| c.playouts > 0)
-        .collect();
+    let simulated: Vec<_> = result.candidates.iter().filter(|c| c.visits > 0).collect();
     assert!(simulated.len() > 1, "{:?}", result.candidates);
     assert!(simulated.iter().all(|c| c.winrate == 0.0), "{simulated:?}");
 }

@@ -7,6 +7,7 @@ use super::MatchSettings;
 use crate::game::Game;
 use crate::player::judge;
 use crate::score::GameResult;
+use crate::search::Params;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -42,9 +43,10 @@ impl Scorer {
     }
 }
 
-/// hoshi's count: dead stones as its judge sees them, then the ruleset's scoring.
+/// hoshi's count: dead stones as its judge sees them (with its default budgets: a referee
+/// is the same for every match), then the ruleset's scoring.
 pub fn hoshi_count(game: &Game) -> GameResult {
-    game.score(&judge::judge(game)).result()
+    game.score(&judge::judge(game, &Params::default())).result()
 }
 
 /// Starts the referee, replays the game to it and reads its `final_score`.

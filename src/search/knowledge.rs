@@ -1,0 +1,325 @@
+//! Where the search meets Go knowledge: two small interfaces, the way Pachi's prior sources
+//! (`uct/prior.c`) and KataGo's `NNEvaluator` meet its search.
+//!
+//! * A [`PriorSource`] gives the moves of a position virtual games before the search has
+//!   tried them (progressive bias): the hand-made priors ([`HandMade`]) and the policy
+//!   network's ([`NetworkPrior`]), each with its own named weights in [`Params`].
+//! * A [`LeafEvaluator`] says who is winning at a leaf of the tree: the playouts
+//!   ([`Playouts`]) today, a value network or a mix of the two behind the same call.
+//!
+//! The search sees only these traits and a [`Knowledge`], the factory it is given, which
+//! makes one set of them for each search thread ([`ThreadKnowledge`]): the search never
+//! knows which network or playout policy stands behind them, and its tests run with fakes.
+//! [`Standard`] is the knowledge [`super::SearchConfig`] describes.
+
+use super::ownership::OwnershipMap;
+use super::params::{NetPrior, Params, PriorWeights};
+use super::playout::{self, Forbidden, MoveRecord};
+use super::priors::Priors;
+use crate::board::Board;
+use crate::coord::{Color, Move};
+use crate::net::{features, Evaluator, SharedNet};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+
+/// A position the search asks about.
+#[derive(Clone, Copy)]
+pub struct Position<'a> {
+    pub board: &'a Board,
+    pub to_move: Color,
+    /// The moves before the position, the most recent first ([`features::HISTORY`] of them,
+    /// fewer at the start of a game): what the network sees, and the last two moves the
+    /// hand-made priors answer.
+    pub recent: &'a [Move],
+    /// What Black's area lead must exceed to win (komi and handicap bonus), as the search
+    /// counts it.
+    pub komi: f64,
+}
+
+impl Position<'_> {
+    /// The `n`th move before the position (1 the last), a pass if there is none.
+    pub fn nth_last(&self, n: usize) -> Move {
+        n.checked_sub(1)
+            .and_then(|i| self.recent.get(i).copied())
+            .unwrap_or(Move::Pass)
+    }
+}
+
+/// Virtual games for one move: `wins` of `games` (progressive bias).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Prior {
+    pub wins: f64,
+    pub games: f64,
+}
+
+/// When a [`PriorSource`] is asked about a node's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// When the node gets its children (cheap knowledge, asked of every node).
+    AtExpansion,
+    /// Once the node has had this many simulations (and the root at once): costly knowledge
+    /// spent where the search has shown it matters. A node is asked once, by the thread
+    /// that gets there first, of every late source together at the smallest of their counts.
+    After(u32),
+}
+
+/// A source of prior knowledge about the moves of a position.
+pub trait PriorSource: Send {
+    fn timing(&self) -> Timing;
+
+    /// Adds this source's virtual games for each of `moves` (the children of `position`) to
+    /// `priors`, index by index.
+    fn add_priors(&mut self, position: &Position<'_>, moves: &[Move], priors: &mut [Prior]);
+
+    /// The move probabilities behind the last [`PriorSource::add_priors`], by the network's
+    /// point index ([`features::point_index`]), if the source is a policy: what analysis
+    /// shows as a root move's prior.
+    fn policy(&self) -> Option<&[f32]> {
+        None
+    }
+}
+
+/// A leaf of the tree, handed to a [`LeafEvaluator`].
+pub struct Leaf<'a> {
+    /// The leaf's position. The evaluator may play on it (the playouts play it out); the
+    /// search sets it again before the next simulation.
+    pub board: &'a mut Board,
+    pub to_move: Color,
+    /// The moves from the search's root to the leaf, in order.
+    pub line: &'a [Move],
+    /// The moves before the search's root, the most recent first.
+    pub before_root: &'a [Move],
+    /// What Black's area lead must exceed: by the real komi (komi and handicap bonus), and
+    /// as the tree counts (with dynamic komi's shift).
+    pub komi: f64,
+    pub search_komi: f64,
+    /// Where playouts must not play (the dead-stone judge's searches).
+    pub forbidden: &'a Forbidden,
+    /// Stones the evaluator played, in order, for the AMAF statistics (empty for one that
+    /// plays none).
+    pub moves: &'a mut MoveRecord,
+    /// The thread's ownership and score sums: an evaluator that knows who owns what at the
+    /// end adds it here ([`OwnershipMap::record`]).
+    pub tally: &'a mut OwnershipMap,
+}
+
+impl Leaf<'_> {
+    /// The `n` moves before the leaf, the most recent first.
+    pub fn recent(&self, n: usize) -> impl Iterator<Item = Move> + '_ {
+        let line = self.line.iter().rev().copied();
+        line.chain(self.before_root.iter().copied()).take(n)
+    }
+
+    /// The last move before the leaf (a pass if none).
+    pub fn last(&self) -> Move {
+        self.recent(1).next().unwrap_or(Move::Pass)
+    }
+}
+
+/// What a [`LeafEvaluator`] says of a leaf.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Black's chances of winning by the search's komi, from 0 to 1 (a playout's 0, ½ or 1;
+    /// a network's probability): what the tree counts.
+    pub black_search: f64,
+    /// Black's chances by the real komi: what the search reports.
+    pub black_real: f64,
+    /// Black's expected final margin, the real komi included, when the evaluator knows one.
+    pub black_margin: Option<f64>,
+}
+
+impl Evaluation {
+    /// The evaluation of a finished board whose area count gives Black `lead` points: won,
+    /// drawn or lost outright. Its ownership goes to `tally`.
+    pub fn counted(
+        board: &Board,
+        lead: i32,
+        leaf_komi: (f64, f64),
+        tally: &mut OwnershipMap,
+    ) -> Self {
+        let (komi, search_komi) = leaf_komi;
+        let margin = f64::from(lead) - komi;
+        tally.record(board, margin);
+        Evaluation {
+            black_search: outcome(f64::from(lead) - search_komi),
+            black_real: outcome(margin),
+            black_margin: Some(margin),
+        }
+    }
+}
+
+/// 1 for a win by `margin` points, ½ for a draw, 0 for a loss.
+pub fn outcome(margin: f64) -> f64 {
+    match margin.partial_cmp(&0.0) {
+        Some(std::cmp::Ordering::Greater) => 1.0,
+        Some(std::cmp::Ordering::Less) => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// Judges the leaves of one search thread.
+pub trait LeafEvaluator: Send {
+    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation;
+}
+
+/// One search thread's knowledge.
+pub struct ThreadKnowledge {
+    pub priors: Vec<Box<dyn PriorSource>>,
+    pub leaf: Box<dyn LeafEvaluator>,
+}
+
+/// What the search is given: it makes each thread's knowledge.
+pub trait Knowledge: Send + Sync {
+    /// The knowledge of a thread searching boards of `size`, with `seed` for whatever it
+    /// draws at random.
+    fn for_thread(&self, size: usize, seed: u64) -> ThreadKnowledge;
+}
+
+/// The knowledge of the search as it plays: the hand-made priors (or the even prior alone),
+/// the policy network's prior where it plays, and the playouts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Standard {
+    pub params: Params,
+    /// The hand-made priors; without them every move starts with the even prior alone (and
+    /// the network is not asked either).
+    pub priors: bool,
+    pub net: Option<SharedNet>,
+}
+
+impl Knowledge for Standard {
+    fn for_thread(&self, size: usize, seed: u64) -> ThreadKnowledge {
+        let mut priors: Vec<Box<dyn PriorSource>> = vec![Box::new(HandMade {
+            weights: self.params.priors,
+            enabled: self.priors,
+        })];
+        let net = self
+            .net
+            .filter(|_| self.priors && size >= self.params.net.min_size);
+        if let Some(net) = net {
+            priors.push(Box::new(NetworkPrior::new(net, size, self.params.net)));
+        }
+        ThreadKnowledge {
+            priors,
+            leaf: Box::new(Playouts::new(&self.params, seed)),
+        }
+    }
+}
+
+/// The hand-made priors ([`Priors`], weights [`PriorWeights`]), or the even prior alone.
+pub struct HandMade {
+    pub weights: PriorWeights,
+    /// Whether the Go knowledge applies: else every move gets the even prior.
+    pub enabled: bool,
+}
+
+impl PriorSource for HandMade {
+    fn timing(&self) -> Timing {
+        Timing::AtExpansion
+    }
+
+    fn add_priors(&mut self, position: &Position<'_>, moves: &[Move], priors: &mut [Prior]) {
+        let w = &self.weights;
+        let (board, color) = (position.board, position.to_move);
+        let knowledge = self
+            .enabled
+            .then(|| Priors::new(board, color, position.nth_last(1), position.nth_last(2), w));
+        for (&mv, prior) in moves.iter().zip(priors) {
+            let (wins, games) = match &knowledge {
+                Some(k) => k.of(board, color, mv),
+                None => (0.5 * w.even, w.even),
+            };
+            prior.wins += wins;
+            prior.games += games;
+        }
+    }
+}
+
+/// The policy network's prior (Pachi's DCNN prior): a move of probability `p` gets
+/// [`NetPrior::games`]`·√p` virtual wins, nothing under [`NetPrior::floor`].
+pub struct NetworkPrior {
+    evaluator: Evaluator,
+    weights: NetPrior,
+    probabilities: Vec<f32>,
+    recent: Vec<Move>,
+}
+
+impl NetworkPrior {
+    pub fn new(net: SharedNet, size: usize, weights: NetPrior) -> NetworkPrior {
+        NetworkPrior {
+            evaluator: Evaluator::new(&net, size),
+            weights,
+            probabilities: vec![0.0; size * size],
+            recent: Vec::with_capacity(features::HISTORY),
+        }
+    }
+}
+
+impl PriorSource for NetworkPrior {
+    fn timing(&self) -> Timing {
+        Timing::After(self.weights.after)
+    }
+
+    fn add_priors(&mut self, position: &Position<'_>, moves: &[Move], priors: &mut [Prior]) {
+        let board = position.board;
+        self.probabilities.resize(board.size() * board.size(), 0.0);
+        self.recent.clear();
+        self.recent.extend_from_slice(position.recent);
+        self.evaluator.policy(
+            board,
+            position.to_move,
+            &self.recent,
+            &mut self.probabilities,
+        );
+        for (&mv, prior) in moves.iter().zip(priors) {
+            if let Move::Play(p) = mv {
+                let probability = f64::from(self.probabilities[features::point_index(board, p)]);
+                if probability >= self.weights.floor {
+                    let games = self.weights.games * probability.sqrt();
+                    prior.wins += games;
+                    prior.games += games;
+                }
+            }
+        }
+    }
+
+    fn policy(&self) -> Option<&[f32]> {
+        Some(&self.probabilities)
+    }
+}
+
+/// The playouts ([`playout::play_out`] with [`Params::playout`]): each leaf played out to
+/// the end and counted by area.
+pub struct Playouts {
+    policy: playout::PlayoutPolicy,
+    rng: SmallRng,
+}
+
+impl Playouts {
+    pub fn new(params: &Params, seed: u64) -> Playouts {
+        Playouts {
+            policy: params.playout,
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl LeafEvaluator for Playouts {
+    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
+        let last = leaf.last();
+        let end = playout::play_out(
+            leaf.board,
+            leaf.to_move,
+            last,
+            &self.policy,
+            leaf.forbidden,
+            &mut self.rng,
+            leaf.moves,
+        );
+        Evaluation::counted(
+            leaf.board,
+            end.black_lead,
+            (leaf.komi, leaf.search_komi),
+            leaf.tally,
+        )
+    }
+}

@@ -1,0 +1,71 @@
+//! When a search stops: its budget of simulations or time, an outside stop, the tree's
+//! counting limit, or a best move that the simulations left can no longer overtake.
+
+use super::params::Params;
+use super::tree::{Tree, MAX_VISITS, ROOT};
+use super::Budget;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+pub(super) struct Limits<'a> {
+    pub budget: Budget,
+    /// For how often to check the time and whether the search is settled.
+    pub params: &'a Params,
+    pub started: Instant,
+    pub stop: &'a AtomicBool,
+    pub finished: &'a AtomicBool,
+    pub playouts: &'a AtomicU64,
+}
+
+impl Limits<'_> {
+    /// Whether to run another simulation (and counts it). The first thread also checks, now
+    /// and then, whether the best move can still change.
+    pub fn another(&self, tree: &Tree, watcher: bool) -> bool {
+        if self.stop.load(Relaxed) || self.finished.load(Relaxed) {
+            return false;
+        }
+        let n = self.playouts.fetch_add(1, Relaxed);
+        let over = self.budget.playouts.is_some_and(|limit| n >= limit)
+            || (n.is_multiple_of(self.params.time_check_period)
+                && (self
+                    .budget
+                    .time
+                    .is_some_and(|t| self.started.elapsed() >= t)
+                    || tree.node(ROOT).visits() >= MAX_VISITS))
+            || (watcher
+                && n % self.params.settle_check_period == self.params.settle_check_period - 1
+                && self.settled(tree, n));
+        if over {
+            self.finished.store(true, Relaxed);
+            self.playouts.fetch_sub(1, Relaxed);
+        }
+        !over
+    }
+
+    /// Whether the most simulated root move is so far ahead that the simulations left
+    /// cannot let another one catch up.
+    fn settled(&self, tree: &Tree, done: u64) -> bool {
+        let mut visits: Vec<u32> = tree
+            .node(ROOT)
+            .children()
+            .map(|c| tree.node(c).stats().playouts())
+            .collect();
+        if visits.len() < 2 {
+            return visits.len() == 1;
+        }
+        visits.sort_unstable_by(|a, b| b.cmp(a));
+        let lead = u64::from(visits[0] - visits[1]);
+        let by_playouts = self.budget.playouts.map(|l| l.saturating_sub(done));
+        let by_time = self.budget.time.map(|t| {
+            let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
+            let rate = done as f64 / elapsed;
+            (rate * (t.as_secs_f64() - elapsed).max(0.0)) as u64
+        });
+        let left = match (by_playouts, by_time) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => return false,
+        };
+        lead > left
+    }
+}

@@ -1,0 +1,158 @@
+//! What a search found: its root moves ([`MoveInfo`], one view of a root child for the
+//! player and for analysis alike), the principal variation, ownership and score.
+
+use super::ownership::OwnershipMap;
+use super::params::Params;
+use super::root::{Root, RootScores};
+use super::tree::{Tree, ROOT};
+use super::{MoveInfo, SearchResult};
+use crate::coord::{Color, Move};
+use crate::game::Game;
+use crate::net::features;
+use std::time::Duration;
+
+/// Everything a report reads.
+#[derive(Clone, Copy)]
+pub(super) struct Report<'a> {
+    pub tree: &'a Tree,
+    pub params: &'a Params,
+    pub scores: &'a RootScores,
+    pub game: &'a Game,
+    pub root: &'a Root,
+}
+
+/// The search's verdict after `playouts` simulations in `elapsed`.
+pub(super) fn summarize(report: Report<'_>, playouts: u64, elapsed: Duration) -> SearchResult {
+    let Report { tree, root, .. } = report;
+    let candidates = root_moves(report);
+    let best = candidates.first().map_or(Move::Pass, |c| c.mv);
+    let winrate = candidates.first().map_or(0.5, |c| c.winrate);
+    let search_winrate = tree
+        .child_with_move(ROOT, best)
+        .map_or(winrate, |c| tree.node(c).stats().simulated_value());
+    let (ownership, score_lead) = tally_so_far(root);
+    SearchResult {
+        best,
+        winrate,
+        search_winrate,
+        pv: principal_variation(tree, report.params.pv_length),
+        candidates,
+        playouts,
+        elapsed,
+        tree_nodes: tree.len(),
+        tree_memory: tree.memory(),
+        ownership,
+        score_lead,
+    }
+}
+
+/// The root moves legal under the full rules, most simulated first.
+pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
+    let Report {
+        tree,
+        params,
+        scores,
+        game,
+        root,
+    } = report;
+    let color = root.to_move;
+    let for_mover = |margin: f64| {
+        if color == Color::Black {
+            margin
+        } else {
+            -margin
+        }
+    };
+    let children: Vec<u32> = tree
+        .node(ROOT)
+        .children()
+        .filter(|&c| game.is_legal(color, tree.node(c).mv()))
+        .collect();
+    let prior_total: f64 = children
+        .iter()
+        .map(|&c| tree.node(c).stats().prior_wins)
+        .sum();
+    let mut moves: Vec<MoveInfo> = children
+        .iter()
+        .map(|&c| {
+            let s = tree.node(c).stats();
+            let visits = s.playouts();
+            let winrate = root.reported_winrate(scores, c, &s);
+            let spread = (winrate * (1.0 - winrate) / f64::from(visits.max(1))).sqrt();
+            MoveInfo {
+                mv: s.mv,
+                visits,
+                winrate,
+                prior: match (&root.policy, s.mv) {
+                    (Some(policy), Move::Play(p)) => {
+                        f64::from(policy[features::point_index(&root.board, p)])
+                    }
+                    (Some(_), Move::Pass) => 0.0,
+                    (None, _) if prior_total > 0.0 => s.prior_wins / prior_total,
+                    (None, _) => 0.0,
+                },
+                lcb: if visits == 0 {
+                    0.0
+                } else {
+                    (winrate - params.lcb_z * spread).max(0.0)
+                },
+                score_lead: scores.black_margin(c).map_or(0.0, for_mover),
+                pv: line_from(tree, c, params.pv_length),
+            }
+        })
+        .collect();
+    moves.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.winrate.total_cmp(&a.winrate))
+    });
+    moves
+}
+
+/// Adds a thread's own sums to the search's tally and empties them.
+pub(super) fn flush_tally(root: &Root, part: &mut OwnershipMap) {
+    // A poisoned lock means another thread panicked: the sums are still good.
+    let mut total = root
+        .tally
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    total.merge(part);
+    part.clear();
+}
+
+/// The ownership and score lead (as [`SearchResult::ownership`] and
+/// [`SearchResult::score_lead`]) of the playouts the threads have added so far: all of them
+/// once the threads have finished.
+pub(super) fn tally_so_far(root: &Root) -> (Vec<f32>, f64) {
+    let total = root
+        .tally
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    (total.ownership(), total.score_lead())
+}
+
+/// The most simulated line from the root, at most `length` moves.
+fn principal_variation(tree: &Tree, length: usize) -> Vec<Move> {
+    let mut pv = line_from(tree, ROOT, length);
+    pv.remove(0);
+    pv
+}
+
+/// The move of node `start` followed by the most simulated line below it, at most
+/// `length` moves after the start.
+fn line_from(tree: &Tree, start: u32, length: usize) -> Vec<Move> {
+    let mut line = vec![tree.node(start).mv()];
+    let mut index = start;
+    while let Some(child) = tree
+        .node(index)
+        .children()
+        .max_by_key(|&c| tree.node(c).stats().playouts())
+    {
+        if tree.node(child).stats().playouts() == 0 || line.len() > length {
+            break;
+        }
+        line.push(tree.node(child).mv());
+        index = child;
+    }
+    line
+}

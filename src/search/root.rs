@@ -1,0 +1,216 @@
+//! The position a search starts from: its fixed facts, its children (legal under the full
+//! rules, superko included), and the sums kept for its children alone (score, real-komi
+//! results).
+
+use super::knowledge::{Evaluation, Position, ThreadKnowledge};
+use super::ownership::OwnershipMap;
+use super::playout::Forbidden;
+use super::simulate;
+use super::tree::{Stats, Tree, ROOT};
+use crate::board::Board;
+use crate::coord::{Color, Move};
+use crate::game::Game;
+use crate::net::features;
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// The fixed facts of the position searched from.
+pub(super) struct Root {
+    pub board: Board,
+    pub to_move: Color,
+    pub passes: u32,
+    /// Komi plus White's handicap bonus: what Black's area lead must exceed to win.
+    pub komi: f64,
+    /// What Black's area lead must exceed for a simulation to count as a win in the tree:
+    /// [`Root::komi`] plus the search's komi shift (dynamic komi, `Search::set_komi_shift`).
+    pub search_komi: f64,
+    /// Where the playouts may not play (nowhere, except for the dead-stone judge).
+    pub forbidden: Forbidden,
+    /// Ownership and score sums of the playouts so far: each thread adds its own every
+    /// [`super::Params::tally_flush`] playouts and when it stops, so that a progress report
+    /// can read them during the search.
+    pub tally: Mutex<OwnershipMap>,
+    /// Whether some root moves are banned ([`Root::expand`]): only then does the root's
+    /// selection look for bans.
+    pub bans: bool,
+    /// The moves before the position, the most recent first (as many as the network
+    /// sees).
+    pub recent: Vec<Move>,
+    /// The policy's probabilities for the root's moves, by the network's point index, when
+    /// a prior source has one: what analysis shows as each move's prior.
+    pub policy: Option<Vec<f32>>,
+}
+
+impl Root {
+    pub fn of(game: &Game, color: Color, forbidden: Forbidden, komi_shift: f64) -> Root {
+        let komi = game.area_komi();
+        Root {
+            board: game.board().clone(),
+            to_move: color,
+            recent: game.recent_moves(features::HISTORY).collect(),
+            policy: None,
+            passes: game.passes(),
+            komi,
+            search_komi: komi + komi_shift,
+            forbidden,
+            tally: Mutex::new(OwnershipMap::new(game.board().geometry())),
+            bans: false,
+        }
+    }
+
+    /// The root as the prior sources see it.
+    pub fn position(&self) -> Position<'_> {
+        Position {
+            board: &self.board,
+            to_move: self.to_move,
+            recent: &self.recent,
+            komi: self.search_komi,
+        }
+    }
+
+    /// Readies the tree's root for the search: its children and their priors, the late
+    /// ones at once (unless a kept tree had them), and the policy analysis shows.
+    pub fn prepare(&mut self, tree: &Tree, game: &Game, knowledge: &mut ThreadKnowledge) {
+        self.bans = self.expand(tree, game, knowledge);
+        // The late sources speak at once at the root; a kept root that had them asks them
+        // again all the same, for the policy analysis shows, but keeps its priors.
+        let apply = tree.node(ROOT).claim_late_priors();
+        let asked = simulate::late_priors(&self.position(), tree, ROOT, knowledge, apply);
+        self.policy = asked
+            .then(|| {
+                knowledge
+                    .priors
+                    .iter()
+                    .find_map(|s| s.policy().map(<[f32]>::to_vec))
+            })
+            .flatten();
+    }
+
+    /// Gives the root its children: every move legal under the full rules (superko
+    /// included) that does not fill one of the player's own eyes, and pass. Returns whether
+    /// some of them are banned.
+    fn expand(&self, tree: &Tree, game: &Game, knowledge: &mut ThreadKnowledge) -> bool {
+        if tree.node(ROOT).is_expanded() {
+            // A reused root got its children as an inner node, under simple ko only: moves the
+            // full rules forbid here (superko) are banned from selection.
+            let mut bans = false;
+            for child in tree.node(ROOT).children() {
+                if !game.is_legal(self.to_move, tree.node(child).mv()) {
+                    tree.node(child).ban();
+                    bans = true;
+                }
+            }
+            return bans;
+        }
+        if !tree.try_begin_expansion(ROOT) {
+            return false;
+        }
+        // Filling one's own eye is never the move a player wants: it is left out like in the
+        // rest of the tree (a player who has nothing else passes).
+        let mut moves: Vec<Move> = game
+            .legal_points(self.to_move)
+            .into_iter()
+            .filter(|&p| !self.board.is_eye(p, self.to_move))
+            .map(Move::Play)
+            .collect();
+        moves.push(Move::Pass);
+        let children = simulate::with_priors(&self.position(), &moves, knowledge);
+        tree.expand(ROOT, &children);
+        false
+    }
+
+    /// The win rate of root child `child` (whose statistics are `stats`) that the search
+    /// reports, to analysis as to the player: by the real komi, from the simulations alone
+    /// (the priors' virtual games only steer the search).
+    pub fn reported_winrate(&self, scores: &RootScores, child: u32, stats: &Stats) -> f64 {
+        self.real_winrate(scores, child)
+            .unwrap_or_else(|| stats.simulated_value())
+    }
+
+    /// The win rate by the real komi of root child `child` for the player to move, when the
+    /// tree counts with another one (its own win rates then answer for the shifted komi),
+    /// from this search's simulations through it, if any.
+    fn real_winrate(&self, scores: &RootScores, child: u32) -> Option<f64> {
+        if self.search_komi == self.komi {
+            return None;
+        }
+        let black = scores.black_winrate(child)?;
+        Some(match self.to_move {
+            Color::Black => black,
+            Color::White => 1.0 - black,
+        })
+    }
+}
+
+/// Black's final margin (komi included) summed over this search's simulations, for each
+/// root move: the score lead analysis shows per move (KataGo's `scoreLead`), and with it
+/// Black's results by the real komi, the win rates reported when the tree counts with a
+/// shifted one (dynamic komi). Kept beside the tree because only the root needs it, and a
+/// node has no room to spare.
+pub(super) struct RootScores {
+    first_child: u32,
+    sums: Vec<ChildScore>,
+}
+
+/// Units of a won game in [`RootScores`]' sums of real-komi results: finer than the
+/// tree's [`super::tree::UNITS`] (and rounded to the nearest: a bias of at most 2^-17 a
+/// simulation), since 64 bits leave room.
+const REAL_UNITS: f64 = 65_536.0;
+
+/// The sums of one root child.
+#[derive(Default)]
+struct ChildScore {
+    simulations: AtomicU32,
+    /// Black's results by the real komi, in [`REAL_UNITS`].
+    black_units: AtomicU64,
+    /// The simulations whose evaluation gave a margin, and the sum of twice those margins
+    /// (an integer: komi is a multiple of 0.5, and a margin that is not one is rounded).
+    margins: AtomicU32,
+    twice_margin: AtomicI64,
+}
+
+impl RootScores {
+    pub fn new(tree: &Tree) -> RootScores {
+        let children = tree.node(ROOT).children();
+        RootScores {
+            first_child: children.start,
+            sums: children.map(|_| ChildScore::default()).collect(),
+        }
+    }
+
+    fn child(&self, child: u32) -> Option<&ChildScore> {
+        self.sums.get(child.wrapping_sub(self.first_child) as usize)
+    }
+
+    /// Adds a simulation through root child `child` that ended in `evaluation`.
+    pub fn add(&self, child: u32, evaluation: &Evaluation) {
+        let Some(score) = self.child(child) else {
+            return;
+        };
+        score.simulations.fetch_add(1, Relaxed);
+        let units = (evaluation.black_real.clamp(0.0, 1.0) * REAL_UNITS).round() as u64;
+        score.black_units.fetch_add(units, Relaxed);
+        if let Some(margin) = evaluation.black_margin {
+            score.margins.fetch_add(1, Relaxed);
+            score
+                .twice_margin
+                .fetch_add((2.0 * margin).round() as i64, Relaxed);
+        }
+    }
+
+    /// Black's mean margin in the simulations through root child `child` that gave one.
+    pub fn black_margin(&self, child: u32) -> Option<f64> {
+        let score = self.child(child)?;
+        let n = score.margins.load(Relaxed);
+        (n > 0).then(|| score.twice_margin.load(Relaxed) as f64 / 2.0 / f64::from(n))
+    }
+
+    /// Black's win rate by the real komi in this search's simulations through root child
+    /// `child`, if any.
+    fn black_winrate(&self, child: u32) -> Option<f64> {
+        let score = self.child(child)?;
+        let n = score.simulations.load(Relaxed);
+        let units = score.black_units.load(Relaxed) as f64;
+        (n > 0).then(|| units / REAL_UNITS / f64::from(n))
+    }
+}

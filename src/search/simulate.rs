@@ -1,0 +1,361 @@
+//! One simulation: descend the tree by selection, expand the leaf once it has earned it,
+//! ask the leaf evaluator who is winning there, and back the result up the path (and as
+//! AMAF evidence to the siblings whose moves were played later).
+
+use super::knowledge::{Evaluation, Leaf, Position, Prior, ThreadKnowledge, Timing};
+use super::ownership::OwnershipMap;
+use super::params::Params;
+use super::playout::MoveRecord;
+use super::report;
+use super::root::{Root, RootScores};
+use super::tree::{NewChild, Tree, ROOT, UNITS};
+use crate::board::Board;
+use crate::coord::{Color, Move, SLOTS};
+use crate::net::features;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// Per-thread working memory and knowledge, reused across simulations.
+pub(super) struct Scratch {
+    board: Board,
+    /// For rounding fractional results to the tree's [`UNITS`] (up or down at random, so
+    /// that their sum has no bias).
+    rng: SmallRng,
+    path: Vec<u32>,
+    /// The moves along the path, from the root.
+    line: Vec<Move>,
+    /// For each node of the path, how many stones the simulation had played when it was there.
+    starts: Vec<usize>,
+    moves: MoveRecord,
+    /// AMAF sweep: color of the first stone seen on each point (0 none, 1 black, 2 white).
+    first: Box<[u8; SLOTS]>,
+    /// This thread's ownership and score sums.
+    pub tally: OwnershipMap,
+    knowledge: ThreadKnowledge,
+    /// Simulations a node needs before the late prior sources speak, if there are any.
+    late_after: Option<u32>,
+    /// The moves before the node being expanded, the most recent first.
+    recent: Vec<Move>,
+}
+
+impl Scratch {
+    pub fn new(root: &Root, knowledge: ThreadKnowledge, seed: u64) -> Scratch {
+        let late_after = knowledge
+            .priors
+            .iter()
+            .filter_map(|s| match s.timing() {
+                Timing::After(n) => Some(n),
+                Timing::AtExpansion => None,
+            })
+            .min();
+        Scratch {
+            board: root.board.clone(),
+            rng: SmallRng::seed_from_u64(seed ^ 0x5851_F42D_4C95_7F2D),
+            path: Vec::with_capacity(64),
+            line: Vec::with_capacity(64),
+            starts: Vec::with_capacity(64),
+            moves: Vec::with_capacity(4 * root.board.size() * root.board.size()),
+            first: Box::new([0; SLOTS]),
+            tally: OwnershipMap::new(root.board.geometry()),
+            knowledge,
+            late_after,
+            recent: Vec::with_capacity(features::HISTORY),
+        }
+    }
+
+    /// Sets [`Scratch::recent`] to the moves before the current end of the path.
+    fn fill_recent(&mut self, root: &Root) {
+        self.recent.clear();
+        let line = self.line.iter().rev().copied();
+        let before = line.chain(root.recent.iter().copied());
+        self.recent.extend(before.take(features::HISTORY));
+    }
+
+    /// `chances` (from 0 to 1) in the tree's [`UNITS`], rounded up or down at random in
+    /// proportion, so that the rounding has no bias: a playout's 0, ½ and 1 are exact.
+    fn units(&mut self, chances: f64) -> u32 {
+        let exact = chances.clamp(0.0, 1.0) * f64::from(UNITS);
+        let whole = exact.floor();
+        let up = exact > whole && self.rng.gen::<f64>() < exact - whole;
+        (whole as u32 + u32::from(up)).min(UNITS)
+    }
+}
+
+/// One simulation: descend, expand, evaluate, back up.
+pub(super) fn simulate(
+    tree: &Tree,
+    root: &Root,
+    params: &Params,
+    scores: &RootScores,
+    s: &mut Scratch,
+) {
+    s.board.copy_from(&root.board);
+    s.path.clear();
+    s.line.clear();
+    s.starts.clear();
+    s.moves.clear();
+    let mut color = root.to_move;
+    let mut last = root.recent.first().copied().unwrap_or(Move::Pass);
+    let mut passes = root.passes;
+    let mut index = ROOT;
+    tree.node(ROOT).add_visit();
+    s.path.push(ROOT);
+    loop {
+        s.starts.push(s.moves.len());
+        let node = tree.node(index);
+        if !node.is_expanded() && !expand_leaf(tree, index, root, params, color, last, s) {
+            break;
+        }
+        if index != ROOT
+            && s.late_after.is_some_and(|after| node.visits() >= after)
+            && node.claim_late_priors()
+        {
+            s.fill_recent(root);
+            let position = Position {
+                board: &s.board,
+                to_move: color,
+                recent: &s.recent,
+                komi: root.search_komi,
+            };
+            late_priors(&position, tree, index, &mut s.knowledge, true);
+        }
+        let selected = if index == ROOT && root.bans {
+            select::<true>(tree, index, params)
+        } else {
+            select::<false>(tree, index, params)
+        };
+        let Some(child) = selected else {
+            break;
+        };
+        tree.node(child).add_visit();
+        s.path.push(child);
+        let mv = tree.node(child).mv();
+        match mv {
+            Move::Play(p) => {
+                s.board.place(color, p);
+                s.moves.push((p, color));
+                passes = 0;
+            }
+            Move::Pass => {
+                s.board.pass();
+                passes += 1;
+            }
+        }
+        s.line.push(mv);
+        (last, color, index) = (mv, color.opponent(), child);
+        if passes >= 2 {
+            break;
+        }
+    }
+    let evaluation = evaluate_leaf(root, color, passes >= 2, s);
+    if let Some(&child) = s.path.get(1) {
+        scores.add(child, &evaluation);
+    }
+    if s.tally.playouts() >= params.tally_flush {
+        report::flush_tally(root, &mut s.tally);
+    }
+    let black = s.units(evaluation.black_search);
+    back_up(tree, root, s, |c| {
+        if c == Color::Black {
+            black
+        } else {
+            UNITS - black
+        }
+    });
+}
+
+/// Gives the leaf `index` (the position on the scratch board, `color` to move after `last`)
+/// its children, when it has had enough simulations and no other thread is at it. Returns
+/// whether it has children now.
+fn expand_leaf(
+    tree: &Tree,
+    index: u32,
+    root: &Root,
+    params: &Params,
+    color: Color,
+    last: Move,
+    s: &mut Scratch,
+) -> bool {
+    let ready = tree.node(index).stats().playouts() >= params.expand_after;
+    if !(ready && tree.try_begin_expansion(index)) {
+        return false;
+    }
+    let moves = inner_moves(&s.board, color, last, params.pass_empty_share);
+    s.fill_recent(root);
+    let position = Position {
+        board: &s.board,
+        to_move: color,
+        recent: &s.recent,
+        komi: root.search_komi,
+    };
+    let children = with_priors(&position, &moves, &mut s.knowledge);
+    tree.expand(index, &children)
+}
+
+/// The leaf's evaluation: the count of the board when the simulation ended with two
+/// passes, else the leaf evaluator's.
+fn evaluate_leaf(root: &Root, color: Color, ended: bool, s: &mut Scratch) -> Evaluation {
+    let komi = (root.komi, root.search_komi);
+    if ended {
+        return Evaluation::counted(&s.board, s.board.area_lead(), komi, &mut s.tally);
+    }
+    let mut leaf = Leaf {
+        board: &mut s.board,
+        to_move: color,
+        line: &s.line,
+        before_root: &root.recent,
+        komi: komi.0,
+        search_komi: komi.1,
+        forbidden: &root.forbidden,
+        moves: &mut s.moves,
+        tally: &mut s.tally,
+    };
+    s.knowledge.leaf.evaluate(&mut leaf)
+}
+
+/// The children of `position` for `moves`, with what the prior sources that speak at
+/// expansion say of them.
+pub(super) fn with_priors(
+    position: &Position<'_>,
+    moves: &[Move],
+    knowledge: &mut ThreadKnowledge,
+) -> Vec<NewChild> {
+    let mut priors = vec![Prior::default(); moves.len()];
+    for source in &mut knowledge.priors {
+        if source.timing() == Timing::AtExpansion {
+            source.add_priors(position, moves, &mut priors);
+        }
+    }
+    moves
+        .iter()
+        .zip(priors)
+        .map(|(&mv, prior)| NewChild {
+            mv,
+            prior_wins: prior.wins,
+            prior_games: prior.games,
+        })
+        .collect()
+}
+
+/// Asks the late prior sources about the children of node `index` (the position
+/// `position`), and adds what they say to the children when `apply`. Returns whether any
+/// source was asked.
+pub(super) fn late_priors(
+    position: &Position<'_>,
+    tree: &Tree,
+    index: u32,
+    knowledge: &mut ThreadKnowledge,
+    apply: bool,
+) -> bool {
+    let children = tree.node(index).children();
+    let moves: Vec<Move> = children.clone().map(|c| tree.node(c).mv()).collect();
+    let mut priors = vec![Prior::default(); moves.len()];
+    let mut asked = false;
+    for source in &mut knowledge.priors {
+        if matches!(source.timing(), Timing::After(_)) {
+            source.add_priors(position, &moves, &mut priors);
+            asked = true;
+        }
+    }
+    if apply {
+        for (child, prior) in children.zip(priors) {
+            if prior.games > 0.0 {
+                tree.node(child).add_prior(prior.wins, prior.games);
+            }
+        }
+    }
+    asked
+}
+
+/// The children of an inner node: legal moves (simple ko) that do not fill one of the
+/// mover's own eyes, and pass once fewer than `pass_empty_share` of the points are empty
+/// (half, by default) or after a pass.
+fn inner_moves(board: &Board, color: Color, last: Move, pass_empty_share: f64) -> Vec<Move> {
+    let mut moves: Vec<Move> = board
+        .empty_points()
+        .iter()
+        .copied()
+        .filter(|&p| board.check(color, p).is_ok() && !board.is_eye(p, color))
+        .map(Move::Play)
+        .collect();
+    let area = (board.size() * board.size()) as f64;
+    let empty = board.empty_points().len() as f64;
+    if empty < pass_empty_share * area || last == Move::Pass || moves.is_empty() {
+        moves.push(Move::Pass);
+    }
+    moves
+}
+
+/// Adds the result to the path, and AMAF evidence to the children of each node on it.
+/// `units(c)` is the result for player `c`, in [`UNITS`].
+fn back_up(tree: &Tree, root: &Root, s: &mut Scratch, units: impl Fn(Color) -> u32) {
+    // The node at depth d holds the move of the player to move at depth d - 1.
+    let mover = |depth: usize| {
+        if depth % 2 == 1 {
+            root.to_move
+        } else {
+            root.to_move.opponent()
+        }
+    };
+    for (depth, &index) in s.path.iter().enumerate() {
+        tree.node(index).add_result(units(mover(depth)));
+    }
+    // Sweep the moves from the last to the first, so that `first` holds, for each point,
+    // the color of the earliest stone played there from the current step on; at each
+    // path node's step, credit its children whose move was played first by their mover.
+    let mut depth = s.starts.len();
+    while depth > 0 && s.starts[depth - 1] >= s.moves.len() {
+        depth -= 1;
+    }
+    for step in (0..s.moves.len()).rev() {
+        let (p, c) = s.moves[step];
+        s.first[p.index()] = 1 + c.index() as u8;
+        while depth > 0 && s.starts[depth - 1] == step {
+            depth -= 1;
+            let children_mover = mover(depth + 1);
+            let code = 1 + children_mover.index() as u8;
+            let result = units(children_mover);
+            for child in tree.node(s.path[depth]).children() {
+                if let Move::Play(q) = tree.node(child).mv() {
+                    if s.first[q.index()] == code {
+                        tree.node(child).add_amaf(result);
+                    }
+                }
+            }
+        }
+    }
+    for &(p, _) in &s.moves {
+        s.first[p.index()] = 0;
+    }
+}
+
+/// The child of `index` with the best blend of win rate and AMAF win rate. With `BANS`,
+/// banned children (root moves the full rules forbid, see [`Root::prepare`]) are left out:
+/// only root children are ever banned, and rarely (a superko), so the selections elsewhere,
+/// which run many times per simulation, do not look.
+fn select<const BANS: bool>(tree: &Tree, index: u32, params: &Params) -> Option<u32> {
+    let k = params.rave_equivalence;
+    let mut best = None;
+    let mut best_value = f64::NEG_INFINITY;
+    for child in tree.node(index).children() {
+        let node = tree.node(child);
+        if BANS && node.is_banned() {
+            continue;
+        }
+        let s = node.stats();
+        let n = f64::from(s.visits);
+        let q = s.value();
+        let value = if s.amaf_visits == 0 {
+            q
+        } else {
+            let r = f64::from(s.amaf_visits);
+            let beta = r / (r + n + r * n / k);
+            (1.0 - beta) * q + beta * (s.amaf_wins / r)
+        };
+        if value > best_value {
+            best_value = value;
+            best = Some(child);
+        }
+    }
+    best
+}

@@ -1,0 +1,303 @@
+//! The search without Go knowledge: fake prior sources and leaf evaluators whose answers are
+//! known, so that what the tree does with them (backing up, steering, reporting, counting
+//! with a shifted komi) is checked exactly, as KataGo's search tests run without a network.
+
+use super::knowledge::{
+    Evaluation, Knowledge, Leaf, LeafEvaluator, Position, Prior, PriorSource, ThreadKnowledge,
+    Timing,
+};
+use super::{Budget, MoveInfo, Search, SearchConfig, SearchResult};
+use crate::coord::{Color, Move, Point};
+use crate::game::Game;
+use crate::rules::Ruleset;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+
+/// A leaf evaluator that answers by a rule of the leaf.
+struct Rule(fn(&Leaf<'_>) -> Evaluation);
+
+impl LeafEvaluator for Rule {
+    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
+        (self.0)(leaf)
+    }
+}
+
+/// A prior source that gives one point all of its games as wins, and counts how often it
+/// was asked.
+struct Favourite {
+    point: Point,
+    games: f64,
+    timing: Timing,
+    asked: Arc<AtomicUsize>,
+    policy: Vec<f32>,
+}
+
+impl PriorSource for Favourite {
+    fn timing(&self) -> Timing {
+        self.timing
+    }
+
+    fn add_priors(&mut self, position: &Position<'_>, moves: &[Move], priors: &mut [Prior]) {
+        self.asked.fetch_add(1, Relaxed);
+        let size = position.board.size();
+        self.policy = vec![0.0; size * size];
+        for (&mv, prior) in moves.iter().zip(priors) {
+            if mv == Move::Play(self.point) {
+                prior.wins += self.games;
+                prior.games += self.games;
+                self.policy[crate::net::features::point_index(position.board, self.point)] = 1.0;
+            }
+        }
+    }
+
+    fn policy(&self) -> Option<&[f32]> {
+        Some(&self.policy)
+    }
+}
+
+/// Knowledge made of a leaf rule and, optionally, a favourite move.
+struct Fake {
+    rule: fn(&Leaf<'_>) -> Evaluation,
+    favourite: Option<(Point, f64, Timing)>,
+    asked: Arc<AtomicUsize>,
+}
+
+impl Knowledge for Fake {
+    fn for_thread(&self, _size: usize, _seed: u64) -> ThreadKnowledge {
+        let priors: Vec<Box<dyn PriorSource>> = self
+            .favourite
+            .iter()
+            .map(|&(point, games, timing)| {
+                Box::new(Favourite {
+                    point,
+                    games,
+                    timing,
+                    asked: Arc::clone(&self.asked),
+                    policy: Vec::new(),
+                }) as Box<dyn PriorSource>
+            })
+            .collect();
+        ThreadKnowledge {
+            priors,
+            leaf: Box::new(Rule(self.rule)),
+        }
+    }
+}
+
+fn fake(rule: fn(&Leaf<'_>) -> Evaluation) -> Fake {
+    Fake {
+        rule,
+        favourite: None,
+        asked: Arc::new(AtomicUsize::new(0)),
+    }
+}
+
+/// Black's chances `black` by both komis, no score.
+fn even_komi(black: f64) -> Evaluation {
+    Evaluation {
+        black_search: black,
+        black_real: black,
+        black_margin: None,
+    }
+}
+
+fn game(size: usize) -> Game {
+    Game::new(size, Ruleset::FRENCH, 7.5).expect("a board size the rules take")
+}
+
+fn point(game: &Game, vertex: &str) -> Point {
+    game.board()
+        .geometry()
+        .parse_point(vertex)
+        .expect("a vertex of the board")
+}
+
+fn search_with(
+    knowledge: Fake,
+    game: &Game,
+    playouts: u64,
+    threads: usize,
+) -> (Search, SearchResult) {
+    let config = SearchConfig {
+        threads,
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, 7);
+    search.set_knowledge(Arc::new(knowledge));
+    let budget = Budget {
+        playouts: Some(playouts),
+        time: None,
+    };
+    let result = search.run(game, Color::Black, budget, &AtomicBool::new(false));
+    (search, result)
+}
+
+fn find(result: &SearchResult, mv: Move) -> &MoveInfo {
+    result
+        .candidates
+        .iter()
+        .find(|c| c.mv == mv)
+        .expect("a root move")
+}
+
+#[test]
+fn a_fractional_value_backs_up_exactly_when_it_is_a_whole_number_of_units() {
+    let game = game(5);
+    // No node below the root expands: every simulation evaluates a root move's position.
+    let mut config = SearchConfig::default();
+    config.params.expand_after = u32::MAX;
+    let mut search = Search::new(config, 7);
+    search.set_knowledge(Arc::new(fake(|_| even_komi(0.75))));
+    let budget = Budget {
+        playouts: Some(600),
+        time: None,
+    };
+    let result = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
+    // The search may stop early once its best move cannot be caught.
+    assert!(result.playouts > 256 && result.playouts <= 600);
+    let visits: u32 = result.candidates.iter().map(|c| c.visits).sum();
+    assert_eq!(
+        u64::from(visits),
+        result.playouts,
+        "every simulation went through one root move"
+    );
+    for c in result.candidates.iter().filter(|c| c.visits > 0) {
+        assert_eq!(c.winrate, 0.75, "{:?}", c.mv);
+    }
+    assert_eq!(result.winrate, 0.75);
+    assert_eq!(result.score_lead, 0.0, "no evaluation gave a score");
+    assert!(result.ownership.iter().all(|&o| o == 0.0));
+}
+
+#[test]
+fn other_fractions_round_without_bias() {
+    let game = game(5);
+    // 0.3 is 4.8 units: each result is rounded to 4 or 5, 5 four times in five.
+    let (_, result) = search_with(fake(|_| even_komi(0.3)), &game, 20_000, 1);
+    let (visits, wins) = result.candidates.iter().fold((0.0, 0.0), |(v, w), c| {
+        (v + f64::from(c.visits), w + f64::from(c.visits) * c.winrate)
+    });
+    let mean = wins / visits;
+    assert!((mean - 0.3).abs() < 0.005, "mean {mean}");
+}
+
+#[test]
+fn the_search_finds_the_one_move_its_evaluator_rewards() {
+    let game = game(5);
+    // Black wins whenever the line starts at C3, and loses three times in four otherwise.
+    let rule = |leaf: &Leaf<'_>| {
+        let c3 = Move::Play(leaf.board.geometry().parse_point("C3").expect("C3"));
+        even_komi(if leaf.line.first() == Some(&c3) {
+            1.0
+        } else {
+            0.25
+        })
+    };
+    for threads in [1, 2] {
+        let (_, result) = search_with(fake(rule), &game, 3_000, threads);
+        assert_eq!(
+            result.best,
+            Move::Play(point(&game, "C3")),
+            "{threads} threads"
+        );
+        assert_eq!(result.winrate, 1.0);
+        for other in result.candidates.iter().skip(1).filter(|c| c.visits > 0) {
+            assert!(other.winrate <= 0.25, "{other:?}");
+        }
+    }
+}
+
+#[test]
+fn the_evaluators_margin_is_the_score_lead_and_the_real_komi_is_reported() {
+    let game = game(5);
+    let rule = |_: &Leaf<'_>| Evaluation {
+        black_search: 0.875,
+        black_real: 0.2,
+        black_margin: Some(-3.5),
+    };
+    let config = SearchConfig::default();
+    let mut search = Search::new(config, 7);
+    search.set_knowledge(Arc::new(fake(rule)));
+    search.set_komi_shift(-10.0);
+    let budget = Budget {
+        playouts: Some(500),
+        time: None,
+    };
+    let result = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
+    assert_eq!(
+        result.search_winrate, 0.875,
+        "the tree counts by the shifted komi"
+    );
+    assert!(
+        (result.winrate - 0.2).abs() < 1e-4,
+        "the report by the real one"
+    );
+    let best = find(&result, result.best);
+    assert_eq!(best.score_lead, -3.5);
+    // Without a shift the tree's own count is what is reported.
+    search.set_komi_shift(0.0);
+    search.forget();
+    let result = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
+    assert_eq!(result.winrate, 0.875);
+}
+
+#[test]
+fn a_prior_source_steers_the_first_simulations_and_shows_as_the_prior() {
+    let game = game(5);
+    let d4 = point(&game, "D4");
+    let knowledge = Fake {
+        favourite: Some((d4, 100.0, Timing::AtExpansion)),
+        ..fake(|_| even_komi(0.5))
+    };
+    let (_, result) = search_with(knowledge, &game, 50, 1);
+    let favourite = find(&result, Move::Play(d4));
+    assert_eq!(
+        favourite.visits, 50,
+        "a 100% prior of 100 games draws every simulation"
+    );
+    assert_eq!(
+        favourite.winrate, 0.5,
+        "the report leaves the prior's wins out"
+    );
+    assert_eq!(favourite.prior, 1.0, "the policy of the source");
+    assert_eq!(find(&result, Move::Pass).prior, 0.0);
+}
+
+#[test]
+fn a_late_source_speaks_once_at_the_root_and_a_kept_tree_keeps_its_priors() {
+    let game = game(5);
+    let d4 = point(&game, "D4");
+    let asked = Arc::new(AtomicUsize::new(0));
+    let knowledge = Fake {
+        rule: |_| even_komi(0.5),
+        favourite: Some((d4, 40.0, Timing::After(u32::MAX))),
+        asked: Arc::clone(&asked),
+    };
+    let (mut search, result) = search_with(knowledge, &game, 200, 1);
+    assert_eq!(asked.load(Relaxed), 1, "no inner node reaches the count");
+    assert_eq!(find(&result, Move::Play(d4)).prior, 1.0);
+    assert!(find(&result, Move::Play(d4)).visits > 100);
+    let prior_visits = |search: &Search| {
+        let tree = search.tree.as_ref().expect("a kept tree");
+        let child = tree.child_with_move(super::tree::ROOT, Move::Play(d4));
+        tree.node(child.expect("D4 is a root move"))
+            .stats()
+            .prior_visits
+    };
+    assert_eq!(prior_visits(&search), 40);
+
+    // The same position again: the tree is kept, its root already had the late priors; the
+    // source is asked again (for the policy analysis shows) but its prior is not added twice.
+    let budget = Budget {
+        playouts: Some(1),
+        time: None,
+    };
+    let again = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
+    assert_eq!(asked.load(Relaxed), 2);
+    assert_eq!(find(&again, Move::Play(d4)).prior, 1.0);
+    assert_eq!(prior_visits(&search), 40);
+    assert!(
+        find(&again, Move::Play(d4)).visits > 100,
+        "the tree was kept"
+    );
+}
