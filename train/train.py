@@ -999,25 +999,41 @@ def fixture_positions(args, rng):
     return positions
 
 
+def spread_values(model, positions):
+    """Rescales the value head's last layer so that the fixture's value logits have mean 0 and
+    standard deviation 2: values stuck at 0 or 1 would not show a wrong pooling or komi."""
+    with torch.no_grad():
+        logits = torch.cat([model(x, mover)[1] for *_, x, _, _, mover in positions])
+        k = 2 / float(logits.std())
+        fc2 = model.value.fc2
+        fc2.bias.copy_((fc2.bias - logits.mean()) * k)
+        fc2.weight.mul_(k)
+
+
 def write_fixture(args):
     """A small network of random weights (a version 2 file with a value head, or version 1 with
     --value-channels 0) and the float32 logits and value its folded weights give on a few
     positions, checked against the batch-norm network."""
     rng = np.random.default_rng(args.seed)
     model = fixture_model(args.seed, args.value_channels != 0)
-    os.makedirs(args.write_fixture, exist_ok=True)
-    net_path = os.path.join(args.write_fixture, "small.hnet")
-    write_hnet(model, net_path)
-    net = read_hnet(net_path)
     table = torch.from_numpy(plane_table())
-    lines = []
+    positions = []
     for i, (size, codes) in enumerate(fixture_positions(args, rng)):
         x = table[torch.from_numpy(codes.astype(np.int64))].T.reshape(1, PLANES, size, size)
         side, komi = FIXTURE_KOMI[i % len(FIXTURE_KOMI)]
         mover = torch.tensor([komi if side == "w" else -komi])
+        positions.append((size, codes, x.contiguous(), side, komi, mover))
+    if model.value is not None:
+        spread_values(model, positions)
+    os.makedirs(args.write_fixture, exist_ok=True)
+    net_path = os.path.join(args.write_fixture, "small.hnet")
+    write_hnet(model, net_path)
+    net = read_hnet(net_path)
+    lines = []
+    for size, codes, x, side, komi, mover in positions:
         with torch.no_grad():
-            logits, value = folded_forward(net, x.contiguous(), mover)
-            check, check_value = model(x.contiguous(), mover)
+            logits, value = folded_forward(net, x, mover)
+            check, check_value = model(x, mover)
         error = float((logits - check).abs().max())
         if value is not None:
             error = max(error, float((value - torch.sigmoid(check_value)).abs().max()))
