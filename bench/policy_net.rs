@@ -1,12 +1,14 @@
-//! Speed of the policy network's forward pass: evaluations per second on one thread, for
-//! batches of 1 and 8 positions, each the median of several runs.
+//! Speed of the network's forward pass: evaluations per second on one thread, for batches of
+//! 1 and 8 positions, each the median of several runs, of the policy alone and, when the
+//! network has a value head, of the policy and the value.
 //!
 //!     cargo bench --bench policy_net                          # 9x9, 13x13, 19x19
 //!     cargo bench --bench policy_net -- 19 --seconds 2 --runs 5
 //!     cargo bench --bench policy_net -- --net weights.hnet --batch 16
 //!
-//! Without `--net` it runs a network of random weights of 6 blocks and 32 channels (change
-//! them with `--blocks` and `--channels`); `--portable` runs the kernel compiled for any x86-64
+//! Without `--net` it runs a network of random weights of 6 blocks and 32 channels with a
+//! value head of 32 × 64 (change them with `--blocks`, `--channels`, `--value-channels`, 0 for
+//! none, and `--value-hidden`); `--portable` runs the kernel compiled for any x86-64
 //! processor instead of the fastest this one has: the speed depends only on the shape. The
 //! positions are random input bytes, which cost the same as real ones.
 
@@ -23,6 +25,8 @@ struct Options {
     net: Option<String>,
     channels: usize,
     blocks: usize,
+    value_channels: usize,
+    value_hidden: usize,
     portable: bool,
 }
 
@@ -35,6 +39,8 @@ fn options() -> Options {
         net: None,
         channels: 32,
         blocks: 6,
+        value_channels: 32,
+        value_hidden: 64,
         portable: false,
     };
     let mut args = std::env::args().skip(1);
@@ -54,6 +60,8 @@ fn options() -> Options {
             "--net" => o.net = args.next(),
             "--channels" => o.channels = number(&mut args, o.channels),
             "--blocks" => o.blocks = number(&mut args, o.blocks),
+            "--value-channels" => o.value_channels = number(&mut args, o.value_channels),
+            "--value-hidden" => o.value_hidden = number(&mut args, o.value_hidden).max(1),
             "--portable" => o.portable = true,
             "--bench" => {}
             other => o.sizes.extend(other.parse::<usize>().ok()),
@@ -72,7 +80,16 @@ fn main() {
     let o = options();
     let loaded = match &o.net {
         Some(path) => PolicyNet::load(path),
-        None => PolicyNet::from_weights(&Weights::random(o.channels, o.blocks, 2026)),
+        None if o.value_channels == 0 => {
+            PolicyNet::from_weights(&Weights::random(o.channels, o.blocks, 2026))
+        }
+        None => PolicyNet::from_weights(&Weights::random_with_value(
+            o.channels,
+            o.blocks,
+            o.value_channels,
+            o.value_hidden,
+            2026,
+        )),
     };
     let net = match loaded {
         Ok(net) => net,
@@ -83,8 +100,13 @@ fn main() {
     };
     let origin = o.net.as_deref().unwrap_or("random weights");
     let kernel = workspace(&net, 2, 1, &o).kernel();
+    let value = net
+        .value_sizes()
+        .map_or("no value head".to_string(), |(v, h)| {
+            format!("value head {v} x {h}")
+        });
     println!(
-        "policy net ({origin}): {} blocks x {} channels; {kernel} kernel; one thread; median of {} runs of {} s",
+        "network ({origin}): {} blocks x {} channels, {value}; {kernel} kernel; one thread; median of {} runs of {} s",
         net.blocks(),
         net.channels(),
         o.runs,
@@ -92,35 +114,45 @@ fn main() {
     );
     for &size in &o.sizes {
         for &batch in &o.batches {
-            speed(&net, size, batch, &o);
+            speed(&net, size, batch, false, &o);
+            if net.has_value() {
+                speed(&net, size, batch, true, &o);
+            }
         }
     }
 }
 
-/// Evaluations per second of batches of `batch` positions of `size`.
-fn speed(net: &PolicyNet, size: usize, batch: usize, o: &Options) {
+/// Evaluations per second of batches of `batch` positions of `size`, the policy alone or
+/// (`value`) with the value.
+fn speed(net: &PolicyNet, size: usize, batch: usize, value: bool, o: &Options) {
     let mut rng = SmallRng::seed_from_u64(size as u64);
     let positions: Vec<Vec<u8>> = (0..batch)
         .map(|_| (0..size * size).map(|_| rng.gen()).collect())
         .collect();
     let inputs: Vec<&[u8]> = positions.iter().map(Vec::as_slice).collect();
     let mut logits = vec![0.0; batch * size * size];
+    let (komi, mut values) = (vec![7.5; batch], vec![0.0; batch]);
     let mut ws = workspace(net, size, batch, o);
     let rates: Vec<f64> = (0..o.runs)
         .map(|_| {
             let start = Instant::now();
             let mut evaluations = 0;
             while start.elapsed().as_secs_f64() < o.seconds {
-                net.forward(size, &inputs, &mut ws, &mut logits);
-                std::hint::black_box(&mut logits);
+                if value {
+                    net.forward_value(size, &inputs, &komi, &mut ws, &mut logits, &mut values);
+                } else {
+                    net.forward(size, &inputs, &mut ws, &mut logits);
+                }
+                std::hint::black_box((&mut logits, &mut values));
                 evaluations += batch;
             }
             evaluations as f64 / start.elapsed().as_secs_f64()
         })
         .collect();
     let (mid, lo, hi) = median(rates);
+    let what = if value { "policy+value" } else { "policy" };
     println!(
-        "{size:>2}x{size:<2} batch {batch:>2}: {mid:>8.0} evaluations/s (min {lo:.0}, max {hi:.0}); {:.3} ms each",
+        "{size:>2}x{size:<2} batch {batch:>2} {what:<12}: {mid:>8.0} evaluations/s (min {lo:.0}, max {hi:.0}); {:.3} ms each",
         1000.0 / mid
     );
 }

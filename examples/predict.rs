@@ -118,7 +118,7 @@ fn main() -> ExitCode {
     let held_out = games
         .games
         .iter()
-        .filter(|(line, _)| dataset::is_held_out(*line, o.held_out_every))
+        .filter(|game| dataset::is_held_out(game.line, o.held_out_every))
         .take(o.max_games);
     let mut evaluator = Evaluator::new(&net, 19);
     let weights = PriorWeights::default();
@@ -128,29 +128,34 @@ fn main() -> ExitCode {
     let mut recent = Vec::new();
     let mut tally = Tally::default();
     let mut played_games = 0;
-    for (line, moves) in held_out {
+    for record in held_out {
         played_games += 1;
-        let _ = dataset::replay(moves, *line, &mut tally, |game, color, played| {
-            let phase = PHASES
-                .iter()
-                .position(|&(from, to, _)| (from..=to).contains(&(game.move_number() + 1)))
-                .unwrap_or(2);
-            let legal = game.legal_points(color);
-            recent.clear();
-            recent.extend(game.recent_moves(features::HISTORY));
-            let board = game.board();
-            evaluator.policy(board, color, &recent, &mut probabilities);
-            let by_net: Vec<(Point, f64)> = legal
-                .iter()
-                .map(|&p| (p, f64::from(probabilities[features::point_index(board, p)])))
-                .collect();
-            hits.entry("policy network").or_default()[phase].add(&by_net, played);
-            let by_priors = prior_scores(game, color, &legal, &weights);
-            hits.entry("hand-made priors").or_default()[phase].add(&by_priors, played);
-            let by_playouts = playout_scores(game, color, &legal, o.samples, &mut rng);
-            hits.entry("playout policy").or_default()[phase].add(&by_playouts, played);
-            Ok(())
-        });
+        let _ = dataset::replay(
+            &record.moves,
+            record.line,
+            &mut tally,
+            |game, color, played| {
+                let phase = PHASES
+                    .iter()
+                    .position(|&(from, to, _)| (from..=to).contains(&(game.move_number() + 1)))
+                    .unwrap_or(2);
+                let legal = game.legal_points(color);
+                recent.clear();
+                recent.extend(game.recent_moves(features::HISTORY));
+                let board = game.board();
+                evaluator.policy(board, color, &recent, &mut probabilities);
+                let by_net: Vec<(Point, f64)> = legal
+                    .iter()
+                    .map(|&p| (p, f64::from(probabilities[features::point_index(board, p)])))
+                    .collect();
+                hits.entry("policy network").or_default()[phase].add(&by_net, played);
+                let by_priors = prior_scores(game, color, &legal, &weights);
+                hits.entry("hand-made priors").or_default()[phase].add(&by_priors, played);
+                let by_playouts = playout_scores(game, color, &legal, o.samples, &mut rng);
+                hits.entry("playout policy").or_default()[phase].add(&by_playouts, played);
+                Ok(())
+            },
+        );
     }
     report(&hits, played_games);
     ExitCode::SUCCESS

@@ -118,8 +118,9 @@ enum Subcommand {
     /// Review a game: annotate every move of an SGF file with the win rate, the score and
     /// hoshi's preferred move, and write the annotated SGF (Sabaki graphs the win rate).
     Analyze(hoshi::cmd::review::AnalyzeArgs),
-    /// Turn strong players' games (the Tom server's one-line records) into the positions the
-    /// policy network is trained on (docs/policy-net.md).
+    /// Turn strong players' games (the Tom server's one-line records, or the programs' games
+    /// of go-games/AI) into the positions and results the network is trained on
+    /// (docs/policy-net.md).
     Dataset(hoshi::cmd::dataset::DatasetArgs),
 }
 

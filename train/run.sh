@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Rebuild the policy network from the shared game records, skipping the steps already done:
+# Rebuild the network (policy and value heads) from the shared game records, skipping the steps
+# already done:
 #
 #   train/run.sh [extra train.py flags]        e.g. train/run.sh --samples 40000000
 #
 # 1. build hoshi (cargo build --release)
 # 2. extract the games (GAMES_ARCHIVE) into WORK, unless WORK/go-games/Tom is there
-# 3. write train/data/{train,test}.bin with `hoshi dataset`, unless both are there
+# 3. write train/data/{train,test}.bin with `hoshi dataset`, unless both are there in format 2,
+#    and train/data/ai.bin from go-games/AI likewise
 # 4. make a Python venv (VENV) with train/requirements.txt, unless VENV/bin/python is there
 # 5. train (or resume: the checkpoint is train/runs/NAME/checkpoint.pt; stopping with Ctrl-C
 #    saves it, and running this again continues)
@@ -48,15 +50,28 @@ else
     rmdir "$WORK/.partial"
 fi
 
-if [[ -s "$DATA/train.bin" && -s "$DATA/test.bin" ]]; then
+# format 2 (HOSHIDS2): the results the value head learns from; an older dataset is rebuilt
+format2() { [[ -s "$1" && "$(head -c 8 "$1")" == HOSHIDS2 ]]; }
+# dataset GAMES FILE...: writes the FILEs of `hoshi dataset --games GAMES` into DATA, all or none
+dataset() {
+    local games="$1"
+    shift
+    rm -rf "$DATA/.partial"
+    mkdir -p "$DATA/.partial"
+    target/release/hoshi dataset --games "$games" --out "$DATA/.partial"
+    for file in "$@"; do mv "$DATA/.partial/$file" "$DATA/"; done
+    rm -rf "$DATA/.partial"
+}
+if format2 "$DATA/train.bin" && format2 "$DATA/test.bin"; then
     step "dataset already in $DATA"
 else
     step "writing the dataset into $DATA"
-    rm -rf "$DATA/.partial"
-    mkdir -p "$DATA/.partial"
-    target/release/hoshi dataset --games "$GAMES" --out "$DATA/.partial"
-    mv "$DATA/.partial/train.bin" "$DATA/.partial/test.bin" "$DATA/"
-    rm -rf "$DATA/.partial"
+    dataset "$GAMES" train.bin test.bin
+fi
+# the programs' games, held out whole to measure on (train.py --evaluate)
+if [[ -d "$WORK/go-games/AI" ]] && ! format2 "$DATA/ai.bin"; then
+    step "writing $DATA/ai.bin"
+    dataset "$WORK/go-games/AI" ai.bin
 fi
 
 if [[ -x "$VENV/bin/python" ]]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks of the training tool on tiny synthetic data (about half a minute on two cores).
+"""Checks of the training tool on tiny synthetic data (seconds on two cores).
 
     python train/test_train.py
 """
@@ -21,18 +21,33 @@ def planes_of(code):
     return [i for i, v in enumerate(T.plane_table()[code]) if v]
 
 
-def write_dataset(path, size, codes, moves, numbers=None, games=None):
+def write_dataset(path, size, codes, moves, numbers=None, games=None, value=None):
+    """A dataset file: version 2 when `value` gives each record's (side, winner, komi2),
+    version 1 without."""
     n = len(codes)
     numbers = np.arange(1, n + 1) if numbers is None else numbers
     games = np.zeros(n, np.int64) if games is None else games
+    magic = b"HOSHIDS1" if value is None else b"HOSHIDS2"
     with open(path, "wb") as f:
-        f.write(T.DATASET_MAGIC + struct.pack("<H", size) + bytes(6))
-        for c, m, k, g in zip(codes, moves, numbers, games):
-            f.write(c.astype(np.uint8).tobytes() + struct.pack("<HHI", m, k, g))
+        f.write(magic + struct.pack("<H", size) + bytes(6))
+        for i, (c, m, k, g) in enumerate(zip(codes, moves, numbers, games)):
+            tail = b"" if value is None else struct.pack("<BBh", *value[i])
+            f.write(c.astype(np.uint8).tobytes() + struct.pack("<HHI", m, k, g) + tail)
 
 
-def marker_dataset(path, size, count, seed):
-    """Random plausible positions; the move is the one empty point marked a ladder capture."""
+def komi_values(count, rng):
+    """Sides, winners and komi where the side to move wins exactly when it receives a
+    positive komi: a value the head can learn from its komi input alone."""
+    side = rng.integers(0, 2, count)
+    komi2 = rng.choice([-15, -13, 13, 15], count)
+    mover_gets = np.where(side == 1, komi2, -komi2) > 0
+    winner = np.where(mover_gets, side + 1, 2 - side)
+    return list(zip(side, winner, komi2))
+
+
+def marker_dataset(path, size, count, seed, version=2):
+    """Random plausible positions; the move is the one empty point marked a ladder capture;
+    in version 2, results that follow the komi (`komi_values`)."""
     rng = np.random.default_rng(seed)
     codes, moves = [], []
     for _ in range(count):
@@ -44,7 +59,9 @@ def marker_dataset(path, size, count, seed):
         c[m] |= 8
         codes.append(c)
         moves.append(m)
-    write_dataset(path, size, codes, moves, numbers=rng.integers(1, 250, count))
+    value = komi_values(count, rng) if version == 2 else None
+    write_dataset(path, size, codes, moves, numbers=rng.integers(1, 250, count),
+                  games=rng.integers(0, 100, count), value=value)
 
 
 class Planes(unittest.TestCase):
@@ -99,18 +116,21 @@ class Symmetries(unittest.TestCase):
         self.assertEqual(int(moved[0]), 9)  # off the board (a pass) stays off
 
 
+def random_bn(model):
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.normal_()
+                m.running_mean.normal_()
+                m.running_var.uniform_(0.5, 2)
+    return model.eval()
+
+
 class Weights(unittest.TestCase):
-    def random_bn_model(self, c, b):
+    def random_bn_model(self, c, b, v=0, h=0):
         torch.manual_seed(c * 10 + b)
-        model = T.PolicyNet(c, b)
-        with torch.no_grad():
-            for m in model.modules():
-                if isinstance(m, torch.nn.BatchNorm2d):
-                    m.weight.uniform_(0.5, 1.5)
-                    m.bias.normal_()
-                    m.running_mean.normal_()
-                    m.running_var.uniform_(0.5, 2)
-        return model.eval()
+        return random_bn(T.Net(c, b, v, h))
 
     def test_sizes_and_folding(self):
         with tempfile.TemporaryDirectory() as d:
@@ -121,30 +141,113 @@ class Weights(unittest.TestCase):
                 self.assertEqual(size, 24 + 4 * (c * 19 * 9 + c + b * 2 * (c * c * 9 + c) + c + 1))
                 with open(path, "rb") as f:
                     self.assertEqual(f.read(24), b"HOSHINET" + struct.pack("<IIII", 1, 19, c, b))
-                c2, b2, tensors = T.read_hnet(path)
-                self.assertEqual((c2, b2), (c, b))
+                net = T.read_hnet(path)
+                self.assertEqual((net.channels, net.blocks, net.value_channels), (c, b, 0))
                 x = torch.rand(2, 19, 9, 9).round()
                 with torch.no_grad():
-                    want = model(x)
-                    got = T.folded_forward(c, b, tensors, x)
+                    want, _ = model(x)
+                    got, value = T.folded_forward(net, x, torch.zeros(2))
+                self.assertIsNone(value)
                 self.assertLess(float((want - got).abs().max()), 1e-4)
 
-
-class Dataset(unittest.TestCase):
-    def test_fields(self):
+    def test_value_head_shape_and_version_2(self):
+        c, b, v, h = 8, 2, 5, 7
+        model = self.random_bn_model(c, b, v, h)
+        x = torch.rand(3, 19, 13, 13).round()
+        komi = torch.tensor([7.5, -7.5, 0.0])
+        with torch.no_grad():
+            logits, value = model(x, komi)
+        self.assertEqual(tuple(logits.shape), (3, 169))
+        self.assertEqual(tuple(value.shape), (3,))
+        self.assertEqual(model.value.fc1.in_features, 3 * v + 1)
         with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "x.bin")
-            codes = [np.full(81, i, np.uint8) for i in range(3)]
-            write_dataset(path, 9, codes, [5, 80, 40], numbers=[1, 300, 65535],
-                          games=[0, 7, 70000])
-            ds = T.Dataset(path)
-            self.assertEqual((ds.size, ds.count, ds.record), (9, 3, 89))
-            c, m, k, g = ds.read(np.array([0, 2]))
-            self.assertEqual(c.shape, (2, 81))
-            self.assertEqual(list(c[1][:3]), [2, 2, 2])
-            self.assertEqual(list(m), [5, 40])
-            self.assertEqual(list(k), [1, 65535])
-            self.assertEqual(list(g), [0, 70000])
+            path = os.path.join(d, "v.hnet")
+            size = T.write_hnet(model, path)
+            tensors = c * 19 * 9 + c + b * 2 * (c * c * 9 + c) + c + 1
+            tensors += v * c + v + h * (3 * v + 1) + h + h + 1
+            self.assertEqual(size, 36 + 4 * tensors)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(36), b"HOSHINET" + struct.pack("<IIIIIII", 2, 19, c, b,
+                                                                       1, v, h))
+            net = T.read_hnet(path)
+            self.assertEqual((net.value_channels, net.value_hidden), (v, h))
+            for n in (9, 19):  # the pooling's size term: one network for every size
+                x = torch.rand(3, 19, n, n).round()
+                with torch.no_grad():
+                    want_logits, want_value = model(x, komi)
+                    got_logits, got_value = T.folded_forward(net, x, komi)
+                self.assertLess(float((want_logits - got_logits).abs().max()), 1e-4)
+                self.assertLess(float((torch.sigmoid(want_value) - got_value).abs().max()), 1e-5)
+            # the komi reaches the value
+            with torch.no_grad():
+                a = T.folded_forward(net, x[:1], torch.tensor([7.5]))[1]
+                b2 = T.folded_forward(net, x[:1], torch.tensor([-7.5]))[1]
+            self.assertNotEqual(float(a), float(b2))
+
+    def test_malformed_files_are_refused(self):
+        model = self.random_bn_model(4, 1, 3, 2)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "v.hnet")
+            T.write_hnet(model, path)
+            with open(path, "rb") as f:
+                good = f.read()
+            bad = {"flags": good[:24] + struct.pack("<I", 3) + good[28:],
+                   "no value sizes": good[:28] + struct.pack("<II", 0, 0) + good[36:],
+                   "truncated": good[:-4], "trailing": good + bytes(4),
+                   "version 3": good[:8] + struct.pack("<I", 3) + good[12:]}
+            for what, data in bad.items():
+                with open(path, "wb") as f:
+                    f.write(data)
+                with self.assertRaises(SystemExit, msg=what):
+                    T.read_hnet(path)
+
+
+def v1_net(path, c=8, b=2, seed=5):
+    """A version 1 file of a random batch-norm network, as today's weights/policy.hnet is."""
+    torch.manual_seed(seed)
+    T.write_hnet(random_bn(T.Net(c, b)), path)
+    return T.read_hnet(path)
+
+
+class Init(unittest.TestCase):
+    def test_a_v1_file_loads_as_a_frozen_trunk(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "v1.hnet")
+            net = v1_net(path)
+            config = dict(T.CONFIG_DEFAULTS, channels=8, blocks=2, value_channels=4,
+                          value_hidden=6, value_only=True)
+            model = T.make_model(config).eval()
+            T.load_hnet(model, net)
+            trainable = {n for n, p in model.named_parameters() if p.requires_grad}
+            self.assertTrue(trainable and all(n.startswith("value.") for n in trainable))
+            x = torch.rand(2, 19, 9, 9).round()
+            with torch.no_grad():
+                self.assertTrue(torch.equal(model(x)[0], T.folded_forward(net, x)[0]))
+            out = os.path.join(d, "v2.hnet")
+            T.write_hnet(model, out)
+            with open(path, "rb") as f, open(out, "rb") as g:
+                v1, v2 = f.read(), g.read()
+            self.assertEqual(v2[36:36 + len(v1) - 24], v1[24:])  # the policy, bit for bit
+
+
+class Value(unittest.TestCase):
+    def test_targets_and_komi(self):
+        r = T.Records(None, None, None, None, side=np.array([0, 1, 0, 1]),
+                      winner=np.array([1, 1, 2, 0]), komi2=np.array([15, 15, 13, 13]))
+        won, known = T.value_targets(r)
+        self.assertEqual(list(won), [1, 0, 0, 0])
+        self.assertEqual(list(known), [True, True, True, False])
+        self.assertEqual(list(T.mover_komi(r)), [-7.5, 7.5, -6.5, 6.5])
+
+    def test_value_every_is_deterministic(self):
+        game = np.repeat(np.arange(1000), 200)
+        number = np.tile(np.arange(1, 201), 1000)
+        chosen = T.value_selected(game, number, 16)
+        self.assertTrue(np.array_equal(chosen, T.value_selected(game, number, 16)))
+        self.assertAlmostEqual(chosen.mean(), 1 / 16, delta=0.005)
+        per_game = chosen.reshape(1000, 200).sum(1)
+        self.assertGreater(per_game.min(), 0)  # spread over the games, not whole games
+        self.assertTrue(T.value_selected(game[:5], number[:5], 1).all())
 
 
 class Training(unittest.TestCase):
@@ -169,22 +272,99 @@ class Training(unittest.TestCase):
                 self.assertTrue(torch.equal(a["model"][k], b["model"][k]), k)
             with open(os.path.join(d, "one", "curve.csv")) as f:
                 rows = f.read().split()
-            self.assertEqual(rows[0], "samples,seconds,loss,top1,top5")
+            self.assertEqual(rows[0], T.CURVE_HEADER)
             self.assertEqual([r.split(",")[0] for r in rows[1:]], ["6400", "12800"])
             self.assertGreater(float(rows[-1].split(",")[3]), 0.9)  # the marker is learnt
+            self.assertGreater(float(rows[-1].split(",")[7]), 0.9)  # the komi's winner too
             # the budget can grow
             T.main(common + ["--checkpoint", two, "--samples", "13440"])
             self.assertEqual(torch.load(two, weights_only=False)["progress"]["samples"], 13440)
             net = os.path.join(d, "n.hnet")
             T.main(["--checkpoint", one, "--export", net])
-            self.assertEqual(os.path.getsize(net), T.hnet_size(8, 1))
+            self.assertEqual(os.path.getsize(net), T.hnet_size(8, 1, 32, 64))
             T.main(["--checkpoint", one, "--data", d, "--evaluate", "--device", "cpu"])
+
+    def test_a_policy_network_from_version_1_data(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name, count, seed in (("train.bin", 600, 1), ("test.bin", 100, 2)):
+                marker_dataset(os.path.join(d, name), 9, count, seed, version=1)
+            run = os.path.join(d, "p", "checkpoint.pt")
+            T.main(["--data", d, "--channels", "4", "--blocks", "1", "--batch", "32",
+                    "--samples", "640", "--value-channels", "0", "--no-bf16", "--threads", "1",
+                    "--device", "cpu", "--checkpoint", run])
+            net = os.path.join(d, "p.hnet")
+            T.main(["--checkpoint", run, "--export", net])
+            self.assertEqual(os.path.getsize(net), T.hnet_size(4, 1))
+            with self.assertRaises(SystemExit):  # no results in version 1 to learn a value from
+                T.main(["--data", d, "--value-only", "--init", net, "--device", "cpu",
+                        "--checkpoint", os.path.join(d, "v", "checkpoint.pt")])
+
+    def test_value_only_keeps_the_policy_and_resumes(self):
+        with tempfile.TemporaryDirectory() as d:
+            marker_dataset(os.path.join(d, "train.bin"), 9, 2000, 1)
+            marker_dataset(os.path.join(d, "test.bin"), 9, 400, 2)
+            init = os.path.join(d, "v1.hnet")
+            v1_net(init, c=8, b=1)
+            common = ["--data", d, "--value-only", "--init", init, "--value-channels", "8",
+                      "--value-hidden", "16", "--batch", "64", "--samples", "6400",
+                      "--warmup", "640", "--optimizer", "adamw", "--lr", "0.01", "--no-bf16",
+                      "--threads", "1", "--eval-every", "3200", "--device", "cpu"]
+            one = os.path.join(d, "one", "checkpoint.pt")
+            two = os.path.join(d, "two", "checkpoint.pt")
+            T.main(common + ["--checkpoint", one])
+            T.main(common + ["--checkpoint", two, "--stop-at", "3000"])
+            T.main(common + ["--checkpoint", two])
+            a = torch.load(one, weights_only=False)
+            b = torch.load(two, weights_only=False)
+            for k in a["model"]:
+                self.assertTrue(torch.equal(a["model"][k], b["model"][k]), k)
+            with open(os.path.join(d, "one", "curve.csv")) as f:
+                rows = [r.split(",") for r in f.read().split()[1:]]
+            self.assertLess(float(rows[-1][5]), 0.6)  # value loss, from ln 2 = 0.69
+            self.assertGreater(float(rows[-1][7]), 0.95)  # winner named
+            out = os.path.join(d, "v2.hnet")
+            T.main(["--checkpoint", one, "--export", out])
+            with open(init, "rb") as f, open(out, "rb") as g:
+                v1, v2 = f.read(), g.read()
+            self.assertEqual(v2[:12], b"HOSHINET" + struct.pack("<I", 2))
+            self.assertEqual(v2[36:36 + len(v1) - 24], v1[24:])  # trunk and policy unchanged
+            net = T.read_hnet(out)
+            self.assertEqual((net.value_channels, net.value_hidden), (8, 16))
+
+    def test_an_old_curve_gains_the_value_columns(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "curve.csv")
+            with open(path, "w") as f:
+                f.write("samples,seconds,loss,top1,top5\n500,1.0,3.1,0.2,0.4\n")
+            T.open_curve(path)
+            with open(path) as f:
+                self.assertEqual(f.read().split(),
+                                 [T.CURVE_HEADER, "500,1.0,3.1,0.2,0.4,nan,nan,nan"])
 
     def test_fixture(self):
         with tempfile.TemporaryDirectory() as d:
             marker_dataset(os.path.join(d, "test.bin"), 19, 10, 3)
             out = os.path.join(d, "fixture")
             T.main(["--write-fixture", out, "--data", d])
+            self.assertEqual(os.path.getsize(os.path.join(out, "small.hnet")),
+                             T.hnet_size(8, 3, 6, 10))
+            with open(os.path.join(out, "positions.txt")) as f:
+                lines = f.read().splitlines()
+            sizes = []
+            for pos, logits, value in zip(lines[0::3], lines[1::3], lines[2::3]):
+                side, komi, v = value.split()[1:]
+                self.assertEqual(value.split()[0], "value")
+                self.assertIn(side, ("b", "w"))
+                self.assertTrue(0.02 < float(v) < 0.98 and float(komi) == float(komi))
+                _, n, hexcodes = pos.split()
+                n = int(n)
+                sizes.append(n)
+                self.assertEqual(len(bytes.fromhex(hexcodes)), n * n)
+                self.assertEqual(logits.split()[0], "logits")
+                self.assertEqual(len(logits.split()) - 1, n * n)
+            self.assertEqual(sorted(set(sizes)), [9, 13, 19])
+            # version 1 as before
+            T.main(["--write-fixture", out, "--data", d, "--value-channels", "0"])
             self.assertEqual(os.path.getsize(os.path.join(out, "small.hnet")), T.hnet_size(8, 3))
             with open(os.path.join(out, "positions.txt")) as f:
                 lines = f.read().splitlines()

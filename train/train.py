@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Train hoshi's policy network from `hoshi dataset` files, export it as `.hnet`.
+"""Train hoshi's network (policy and value heads) from `hoshi dataset` files, export it as `.hnet`.
 
 The formats (dataset records, input planes, network shape, weights file, fixture) are the
 contract in docs/policy-net.md. Modes:
 
   train.py                       train (or resume: the same command continues from the checkpoint)
+  train.py --value-only --init W.hnet   train only a value head on W's frozen trunk and policy
   train.py --export FILE.hnet    write the checkpoint's weights, batch norm folded, and stop
-  train.py --evaluate            top-1/top-5 of the checkpoint on all of test.bin, by game phase
-  train.py --write-fixture DIR   a small random network and the logits it gives on a few positions
+  train.py --evaluate            policy and value figures of the checkpoint on all of test.bin
+                                 (and ai.bin), by game phase
+  train.py --write-fixture DIR   a small random network and the logits and value it gives on a
+                                 few positions
 """
+
+import collections
 
 import argparse
 import os
@@ -24,10 +29,13 @@ import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLANES = 19
-DATASET_MAGIC = b"HOSHIDS1"
+# the bytes each version's records have after the N*N input bytes
+DATASET_TAILS = {b"HOSHIDS1": 8, b"HOSHIDS2": 12}
+DATASET_MAGIC = b"HOSHIDS2"
 DATASET_HEADER = 16
 NET_MAGIC = b"HOSHINET"
-NET_VERSION = 1
+NET_HEADER = {1: 24, 2: 36}  # bytes of the header of each version
+VALUE_HEAD = 1  # bit of the v2 header's heads flags
 
 
 def log(*parts):
@@ -65,18 +73,23 @@ def plane_table():
 # --- the dataset -------------------------------------------------------------------------------
 
 
+Records = collections.namedtuple("Records", "codes move number game side winner komi2")
+
+
 class Dataset:
-    """A `hoshi dataset` file, memory-mapped: records of N*N input bytes + move, move number, game."""
+    """A `hoshi dataset` file, memory-mapped: records of N*N input bytes + move, move number,
+    game and, from version 2 on, side to move, winner and komi."""
 
     def __init__(self, path):
         with open(path, "rb") as f:
             header = f.read(DATASET_HEADER)
-        if len(header) != DATASET_HEADER or header[:8] != DATASET_MAGIC:
+        if len(header) != DATASET_HEADER or header[:8] not in DATASET_TAILS:
             raise SystemExit(f"{path}: not a hoshi dataset file (magic {header[:8]!r})")
         self.path = path
+        self.version = 2 if header[:8] == b"HOSHIDS2" else 1
         self.size = struct.unpack("<H", header[8:10])[0]
         self.points = self.size * self.size
-        self.record = self.points + 8
+        self.record = self.points + DATASET_TAILS[header[:8]]
         body = os.path.getsize(path) - DATASET_HEADER
         if body % self.record:
             raise SystemExit(f"{path}: {body} bytes after the header, not a whole number of "
@@ -88,13 +101,50 @@ class Dataset:
                              shape=(self.count, self.record))
 
     def read(self, index):
-        """Records `index` (an array): input bytes [n, N*N] uint8, move, move number, game."""
+        """Records `index` (an array): input bytes [n, N*N] uint8 and the fields as int64 arrays
+        (a version 1 file: side 0, winner 0 (unknown) and komi 0)."""
         rows = np.asarray(self.raw[index])
         tail = np.ascontiguousarray(rows[:, self.points:])
-        move = tail[:, 0:2].view("<u2")[:, 0].astype(np.int64)
-        number = tail[:, 2:4].view("<u2")[:, 0].astype(np.int64)
-        game = tail[:, 4:8].view("<u4")[:, 0].astype(np.int64)
-        return rows[:, :self.points], move, number, game
+
+        def field(at, kind):
+            kind = np.dtype(kind)
+            return tail[:, at:at + kind.itemsize].view(kind)[:, 0].astype(np.int64)
+
+        move, number, game = field(0, "<u2"), field(2, "<u2"), field(4, "<u4")
+        if self.version == 1:
+            side = winner = komi2 = np.zeros(len(rows), np.int64)
+        else:
+            side, winner, komi2 = field(8, "u1"), field(9, "u1"), field(10, "<i2")
+        return Records(rows[:, :self.points], move, number, game, side, winner, komi2)
+
+
+def value_targets(records):
+    """Per record: 1.0 where the side to move won the game, else 0.0; and whether the winner is
+    known (the value is learnt and measured only there)."""
+    known = records.winner != 0
+    won = records.winner == records.side + 1
+    return won.astype(np.float32), known
+
+
+def mover_komi(records):
+    """The komi the side to move receives, in points: Black's komi for White, its negation for
+    Black (the value head's scalar input, before its division by 15)."""
+    komi = records.komi2.astype(np.float32) / 2
+    return np.where(records.side == 1, komi, -komi).astype(np.float32)
+
+
+def value_selected(game, number, every):
+    """Whether the value loss counts the record of `game` at move `number`: 1 in `every`
+    (game, move) pairs chosen by a hash, the same in every sitting and every epoch."""
+    if every <= 1:
+        return np.ones(len(game), bool)
+    with np.errstate(over="ignore"):  # splitmix64's finaliser of game * 2^16 + number
+        h = (game.astype(np.uint64) << np.uint64(16)) + number.astype(np.uint64)
+        h += np.uint64(0x9E3779B97F4A7C15)
+        h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        h ^= h >> np.uint64(31)
+    return h % np.uint64(every) == 0
 
 
 def symmetries(n):
@@ -124,13 +174,18 @@ def apply_symmetry(codes, move, which, perm, inverse):
 # --- the network -------------------------------------------------------------------------------
 
 
+def conv_bn(inputs, outputs, kernel, folded):
+    """A convolution and its batch norm; `folded`: a convolution with a bias and no batch norm,
+    which is what a `.hnet` file holds (a network started from one is frozen as it is)."""
+    conv = nn.Conv2d(inputs, outputs, kernel, padding=kernel // 2, bias=folded)
+    return conv, (nn.Identity() if folded else nn.BatchNorm2d(outputs))
+
+
 class Block(nn.Module):
-    def __init__(self, channels):
+    def __init__(self, channels, folded=False):
         super().__init__()
-        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
-        self.bn1 = nn.BatchNorm2d(channels)
-        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
-        self.bn2 = nn.BatchNorm2d(channels)
+        self.conv1, self.bn1 = conv_bn(channels, channels, 3, folded)
+        self.conv2, self.bn2 = conv_bn(channels, channels, 3, folded)
 
     def forward(self, x):
         y = F.relu(self.bn1(self.conv1(x)))
@@ -138,29 +193,73 @@ class Block(nn.Module):
         return F.relu(x + y)
 
 
-class PolicyNet(nn.Module):
-    """Stem 3x3 conv + BN + ReLU, residual blocks, 1x1 head with bias: one logit a point."""
+class ValueHead(nn.Module):
+    """KataGo's pooling, so that one head serves every board size: a 1x1 convolution to V
+    channels, their mean, their mean scaled by the board's size and their max over the points,
+    the komi the side to move receives; a hidden layer; one logit of the mover's win."""
 
-    def __init__(self, channels, blocks):
+    def __init__(self, channels, value_channels, hidden):
+        super().__init__()
+        self.channels, self.hidden = value_channels, hidden
+        self.conv = nn.Conv2d(channels, value_channels, 1, bias=False)
+        self.bn = nn.BatchNorm2d(value_channels)
+        self.fc1 = nn.Linear(3 * value_channels + 1, hidden)
+        self.fc2 = nn.Linear(hidden, 1)
+
+    def forward(self, trunk, komi):
+        v = F.relu(self.bn(self.conv(trunk)))
+        return value_pool_logit(v, komi, self.fc1.weight, self.fc1.bias, self.fc2.weight,
+                                self.fc2.bias)
+
+
+def value_pool_logit(v, komi, w1, b1, w2, b2):
+    """The value logit from the head's activations v [n, V, N, N] and the mover's komi [n] (the
+    part after the convolution, shared by the training network and the folded one)."""
+    n = v.shape[-1]
+    mean = v.mean((2, 3))
+    pooled = torch.cat([mean, mean * ((n - 14) / 10), v.amax((2, 3)),
+                        (komi.to(mean.dtype) / 15)[:, None]], 1)
+    return F.linear(F.relu(F.linear(pooled, w1, b1)), w2, b2)[:, 0]
+
+
+class Net(nn.Module):
+    """Stem 3x3 conv + BN + ReLU, residual blocks; a 1x1 policy head with bias (one logit a
+    point) and, unless value_channels is 0, a value head (one logit: the mover wins)."""
+
+    def __init__(self, channels, blocks, value_channels=0, value_hidden=64, folded=False):
         super().__init__()
         self.channels = channels
         self.blocks_count = blocks
-        self.stem = nn.Conv2d(PLANES, channels, 3, padding=1, bias=False)
-        self.stem_bn = nn.BatchNorm2d(channels)
-        self.blocks = nn.ModuleList(Block(channels) for _ in range(blocks))
+        self.stem, self.stem_bn = conv_bn(PLANES, channels, 3, folded)
+        self.blocks = nn.ModuleList(Block(channels, folded) for _ in range(blocks))
         self.head = nn.Conv2d(channels, 1, 1, bias=True)
+        self.value = ValueHead(channels, value_channels, value_hidden) if value_channels else None
         for block in self.blocks:  # each block starts as the identity: trains faster
-            nn.init.zeros_(block.bn2.weight)
+            if not folded:
+                nn.init.zeros_(block.bn2.weight)
 
-    def forward(self, x):
+    def trunk(self, x):
         x = F.relu(self.stem_bn(self.stem(x)))
         for block in self.blocks:
             x = block(x)
-        return self.head(x).flatten(1)  # [batch, N*N], point row * N + col
+        return x
+
+    def forward(self, x, komi=None):
+        """Policy logits [batch, N*N] (point row * N + col) and value logits [batch] (None
+        without a value head or a komi)."""
+        t = self.trunk(x)
+        policy = self.head(t).flatten(1)
+        if self.value is None or komi is None:
+            return policy, None
+        return policy, self.value(t, komi)
 
 
 def fold(conv, bn):
-    """The convolution's weights and bias with the (eval-mode) batch norm after it folded in."""
+    """The convolution's weights and bias with the (eval-mode) batch norm after it folded in; a
+    convolution without one (a network started from a `.hnet` file) as it is, bit for bit."""
+    if isinstance(bn, nn.Identity):
+        bias = conv.bias if conv.bias is not None else torch.zeros(conv.out_channels)
+        return conv.weight.detach().float(), bias.detach().float()
     w = conv.weight.detach().double()
     scale = bn.weight.detach().double() / torch.sqrt(bn.running_var.detach().double() + bn.eps)
     bias = bn.bias.detach().double() - bn.running_mean.detach().double() * scale
@@ -170,7 +269,7 @@ def fold(conv, bn):
 
 
 def folded_tensors(model):
-    """The weights file's tensors, in its order."""
+    """The weights file's policy tensors (a version 1 file's), in its order."""
     tensors = list(fold(model.stem, model.stem_bn))
     for block in model.blocks:
         tensors += fold(block.conv1, block.bn1)
@@ -180,53 +279,118 @@ def folded_tensors(model):
     return tensors
 
 
+def folded_value_tensors(value):
+    """The value head's tensors in the file's order: conv [V][C], bias [V], W1 [H][3V+1], b1 [H],
+    W2 [1][H], b2 [1]."""
+    w, b = fold(value.conv, value.bn)
+    return [w.reshape(value.channels, -1), b] + [t.detach().float() for t in (
+        value.fc1.weight, value.fc1.bias, value.fc2.weight, value.fc2.bias)]
+
+
 def write_hnet(model, path):
+    """Version 1 for a policy network, version 2 with a value head."""
     tensors = folded_tensors(model)
+    if model.value is None:
+        header = struct.pack("<IIII", 1, PLANES, model.channels, model.blocks_count)
+    else:
+        header = struct.pack("<IIIIIII", 2, PLANES, model.channels, model.blocks_count,
+                             VALUE_HEAD, model.value.channels, model.value.hidden)
+        tensors += folded_value_tensors(model.value)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
-        f.write(NET_MAGIC + struct.pack("<IIII", NET_VERSION, PLANES, model.channels,
-                                        model.blocks_count))
+        f.write(NET_MAGIC + header)
         for t in tensors:
             f.write(t.cpu().contiguous().numpy().astype("<f4").tobytes())
     os.replace(tmp, path)
     return os.path.getsize(path)
 
 
-def hnet_size(channels, blocks):
-    c = channels
-    return 24 + 4 * (c * PLANES * 9 + c + blocks * 2 * (c * c * 9 + c) + c + 1)
+def policy_shapes(c, b):
+    return [(c, PLANES, 3, 3), (c,)] + [(c, c, 3, 3), (c,)] * (2 * b) + [(1, c), (1,)]
+
+
+def value_shapes(c, v, h):
+    return [(v, c), (v,), (h, 3 * v + 1), (h,), (1, h), (1,)]
+
+
+def hnet_size(channels, blocks, value_channels=0, value_hidden=0, version=None):
+    """The bytes of a weights file: by default version 1 without a value head, 2 with one."""
+    shapes = policy_shapes(channels, blocks)
+    if value_channels:
+        shapes += value_shapes(channels, value_channels, value_hidden)
+    version = version or (2 if value_channels else 1)
+    return NET_HEADER[version] + 4 * sum(int(np.prod(s)) for s in shapes)
+
+
+Hnet = collections.namedtuple("Hnet", "channels blocks value_channels value_hidden tensors "
+                                      "value_tensors")
 
 
 def read_hnet(path):
-    """The weights file as (channels, blocks, float32 tensors in file order)."""
+    """A weights file of version 1 or 2: its shape and float32 tensors in file order
+    (value_tensors empty and value_channels 0 without a value head)."""
     with open(path, "rb") as f:
         data = f.read()
-    magic, version, planes, c, b = struct.unpack("<8sIIII", data[:24])
-    if magic != NET_MAGIC or version != NET_VERSION or planes != PLANES:
-        raise SystemExit(f"{path}: not a version {NET_VERSION} hoshi weights file")
-    if len(data) != hnet_size(c, b):
-        raise SystemExit(f"{path}: {len(data)} bytes, expected {hnet_size(c, b)}")
-    shapes = [(c, PLANES, 3, 3), (c,)] + [(c, c, 3, 3), (c,)] * (2 * b) + [(1, c), (1,)]
-    values = np.frombuffer(data, "<f4", offset=24)
+    if len(data) < NET_HEADER[1] or data[:8] != NET_MAGIC:
+        raise SystemExit(f"{path}: not a hoshi weights file")
+    version, planes, c, b = struct.unpack("<IIII", data[8:24])
+    if version not in NET_HEADER or planes != PLANES:
+        raise SystemExit(f"{path}: version {version} with {planes} planes: not a version 1 or 2 "
+                         f"hoshi weights file of {PLANES} planes")
+    v = h = 0
+    if version == 2:
+        if len(data) < NET_HEADER[2]:
+            raise SystemExit(f"{path}: the version 2 header is truncated")
+        flags, v, h = struct.unpack("<III", data[24:36])
+        if not ((flags == VALUE_HEAD and v and h) or (flags == 0 and v == h == 0)):
+            raise SystemExit(f"{path}: heads flags {flags} with a value head of {v} x {h}")
+    expected = hnet_size(c, b, v, h, version)
+    if len(data) != expected:
+        raise SystemExit(f"{path}: {len(data)} bytes, expected {expected}")
+    values = np.frombuffer(data, "<f4", offset=NET_HEADER[version])
     tensors, at = [], 0
-    for shape in shapes:
+    for shape in policy_shapes(c, b) + (value_shapes(c, v, h) if v else []):
         n = int(np.prod(shape))
         tensors.append(torch.from_numpy(values[at:at + n].copy()).reshape(shape))
         at += n
-    return c, b, tensors
+    split = len(policy_shapes(c, b))
+    return Hnet(c, b, v, h, tensors[:split], tensors[split:])
 
 
-def folded_forward(channels, blocks, tensors, x):
-    """The network from folded weights, in float32: what the Rust forward pass computes."""
-    t = iter(tensors)
+def folded_forward(net, x, komi=None):
+    """The network of a weights file (`read_hnet`), in float32: what the Rust forward pass
+    computes. Policy logits, and the mover's win probability when the file has a value head and
+    `komi` (the mover's, [n]) is given."""
+    t = iter(net.tensors)
     h = F.relu(F.conv2d(x, next(t), next(t), padding=1))
-    for _ in range(blocks):
+    for _ in range(net.blocks):
         y = F.relu(F.conv2d(h, next(t), next(t), padding=1))
         y = F.conv2d(y, next(t), next(t), padding=1)
         h = F.relu(h + y)
     w, b = next(t), next(t)
-    return F.conv2d(h, w.reshape(1, channels, 1, 1), b).flatten(1)
+    logits = F.conv2d(h, w.reshape(1, net.channels, 1, 1), b).flatten(1)
+    if not net.value_channels or komi is None:
+        return logits, None
+    conv, bias, w1, b1, w2, b2 = net.value_tensors
+    v = F.relu(F.conv2d(h, conv.reshape(net.value_channels, net.channels, 1, 1), bias))
+    return logits, torch.sigmoid(value_pool_logit(v, komi, w1, b1, w2, b2))
+
+
+def load_hnet(model, net):
+    """Copies a weights file's trunk and policy head into `model`, built with `folded=True` and
+    the same shape (a value head in the file is not copied: the model's trains afresh)."""
+    if (net.channels, net.blocks) != (model.channels, model.blocks_count):
+        raise SystemExit(f"the weights file is {net.blocks} x {net.channels}, the model "
+                         f"{model.blocks_count} x {model.channels}")
+    convs = [model.stem] + [conv for block in model.blocks for conv in (block.conv1, block.conv2)]
+    t = iter(net.tensors)
+    with torch.no_grad():
+        for conv in convs:
+            conv.weight.copy_(next(t))
+            conv.bias.copy_(next(t))
+        model.head.weight.copy_(next(t).reshape(model.head.weight.shape))
+        model.head.bias.copy_(next(t))
 
 
 # --- batches -----------------------------------------------------------------------------------
@@ -309,32 +473,49 @@ def autocast(device, amp):
 
 @torch.no_grad()
 def evaluate(model, dataset, index, batcher, device, amp, batch=1024):
-    """Per-record loss, top-1 and top-5 hits and move numbers on records `index` (no symmetry)."""
+    """Per-record figures on records `index` (no symmetry), as arrays: for the policy (records
+    whose move is on the board) "loss", "top1", "top5", "number"; for the value (records whose
+    winner is known, when the model has a value head) "value" (the mover's win probability),
+    "won" and "value_number"."""
     was_training = model.training
     model.eval()
-    losses, top1, top5, numbers = [], [], [], []
+    parts = collections.defaultdict(list)
     for start in range(0, len(index), batch):
-        codes, move, number, _ = dataset.read(index[start:start + batch])
-        x, legal, target = batcher.tensors(codes, move, dataset.size)
+        records = dataset.read(index[start:start + batch])
+        x, legal, target = batcher.tensors(records.codes, records.move, dataset.size)
+        komi = torch.from_numpy(mover_komi(records)).to(device)
         with autocast(device, amp):
-            logits = model(x)
+            logits, value = model(x, komi)
         logits = masked_logits(logits, legal)
-        keep = target >= 0
-        loss = F.cross_entropy(logits[keep], target[keep], reduction="none")
+        keep = (target >= 0).cpu()
         h1, h5 = hits(logits[keep], target[keep])
-        losses.append(loss.cpu())
-        top1.append(h1.cpu())
-        top5.append(h5.cpu())
-        numbers.append(torch.from_numpy(number)[keep.cpu()])
+        parts["loss"].append(F.cross_entropy(logits[keep], target[keep], reduction="none").cpu())
+        parts["top1"].append(h1.cpu())
+        parts["top5"].append(h5.cpu())
+        parts["number"].append(torch.from_numpy(records.number)[keep])
+        won, known = value_targets(records)
+        if value is not None and known.any():
+            parts["value"].append(torch.sigmoid(value.float()).cpu()[known])
+            parts["won"].append(torch.from_numpy(won[known]))
+            parts["value_number"].append(torch.from_numpy(records.number[known]))
     model.train(was_training)
-    return (torch.cat(losses).numpy(), torch.cat(top1).numpy(), torch.cat(top5).numpy(),
-            torch.cat(numbers).numpy())
+    return {k: torch.cat(v).numpy() for k, v in parts.items()}
 
 
 def summary(losses, top1, top5):
     if len(losses) == 0:
         return float("nan"), float("nan"), float("nan")
     return float(losses.mean()), float(top1.mean()), float(top5.mean())
+
+
+def value_summary(value, won):
+    """Binary cross-entropy, mean squared error of the win probability against the result (1 a
+    win, 0 a loss), and the share of records whose winner it names (value > 0.5)."""
+    if len(value) == 0:
+        return float("nan"), float("nan"), float("nan")
+    p = np.clip(value.astype(np.float64), 1e-7, 1 - 1e-7)
+    bce = -(won * np.log(p) + (1 - won) * np.log(1 - p))
+    return float(bce.mean()), float(((p - won) ** 2).mean()), float(((p > 0.5) == won).mean())
 
 
 # --- checkpoints -------------------------------------------------------------------------------
@@ -350,14 +531,22 @@ CONFIG_DEFAULTS = {
     "samples": 10_000_000,
     "warmup": 200_000,
     "decay": 0.25,
+    "value_channels": 32,  # 0: no value head
+    "value_hidden": 64,
+    "value_weight": 1.0,
+    "value_every": 1,
+    "value_only": False,  # the trunk and policy of --init frozen, only the value head trains
 }
 LR_DEFAULTS = {"sgd": 0.1, "adamw": 2e-3}
-ARCHITECTURE = ("channels", "blocks", "optimizer")
+ARCHITECTURE = ("channels", "blocks", "optimizer", "value_channels", "value_hidden", "value_only")
+# what the checkpoints written before the value head existed stand for
+LEGACY = {"value_channels": 0, "value_only": False}
 
 
 def resolve_config(args, stored):
     config = dict(CONFIG_DEFAULTS)
     if stored:
+        stored = {**LEGACY, **stored}
         config.update(stored)
     for key in CONFIG_DEFAULTS:
         value = getattr(args, key)
@@ -389,10 +578,22 @@ def learning_rate(config, samples):
     return peak * max(0.0, (total - samples) / max(1.0, total - decay_start))
 
 
+def make_model(config):
+    """The network a config describes; with value_only, its trunk and policy head frozen (and
+    without batch norm, as the `.hnet` file they come from)."""
+    model = Net(config["channels"], config["blocks"], config["value_channels"],
+                config["value_hidden"], folded=config["value_only"])
+    if config["value_only"]:
+        for name, p in model.named_parameters():
+            p.requires_grad_(name.startswith("value."))
+    return model
+
+
 def make_optimizer(model, config):
     decay, no_decay = [], []
     for p in model.parameters():
-        (decay if p.dim() > 1 else no_decay).append(p)  # no decay on BN and biases
+        if p.requires_grad:  # frozen parameters get no momentum and no decay either
+            (decay if p.dim() > 1 else no_decay).append(p)  # no decay on BN and biases
     groups = [{"params": decay, "weight_decay": config["weight_decay"]},
               {"params": no_decay, "weight_decay": 0.0}]
     if config["optimizer"] == "sgd":
@@ -443,8 +644,7 @@ def model_from_checkpoint(path, device):
     checkpoint = load_checkpoint(path)
     if checkpoint is None:
         raise SystemExit(f"no checkpoint at {path}")
-    config = checkpoint["config"]
-    model = PolicyNet(config["channels"], config["blocks"])
+    model = make_model({**LEGACY, **checkpoint["config"]})
     model.load_state_dict(checkpoint["model"])
     model.to(device).to(memory_format=torch.channels_last).eval()
     return model, checkpoint
@@ -468,10 +668,91 @@ class Stop:
         log(f"signal {signum}: saving the checkpoint and stopping")
 
 
+CURVE_HEADER = "samples,seconds,loss,top1,top5,value_loss,value_mse,value_accuracy"
+
+
+def open_curve(path):
+    """Starts curve.csv, or gives one written before the value columns existed those columns
+    (nan), so that every row of a file has the same fields."""
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write(CURVE_HEADER + "\n")
+        return
+    with open(path) as f:
+        rows = f.read().splitlines()
+    if rows and rows[0] == "samples,seconds,loss,top1,top5":
+        with open(path, "w") as f:
+            f.write("\n".join([CURVE_HEADER] + [r + ",nan,nan,nan" for r in rows[1:]]) + "\n")
+
+
+def start_model(args, config, checkpoint):
+    """The model and optimizer of a new run (from --init for a value-only one) or of the
+    checkpoint, the progress and the sample-drawing generator."""
+    torch.manual_seed(args.seed)
+    random.seed(args.seed)
+    model = make_model(config)
+    rng = np.random.default_rng(args.seed)
+    progress = {"samples": 0, "steps": 0, "seconds": 0.0}
+    if checkpoint:
+        model.load_state_dict(checkpoint["model"])
+        progress = checkpoint["progress"]
+        set_rng_state(rng, checkpoint["rng"])
+        log(f"resuming {args.checkpoint} at {progress['samples']:,} samples "
+            f"({progress['seconds'] / 3600:.2f} h of training so far)")
+    else:
+        if config["value_only"]:
+            load_hnet(model, read_hnet(args.init))
+            log(f"trunk and policy head from {args.init}, frozen")
+        trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+        value = f"value head {config['value_channels']} x {config['value_hidden']}" \
+            if config["value_channels"] else "no value head"
+        log(f"new network {config['blocks']} blocks x {config['channels']} channels, {value} "
+            f"({trainable:,} parameters to train) at {args.checkpoint}")
+    optimizer = make_optimizer(model, config)
+    if checkpoint:
+        optimizer.load_state_dict(checkpoint["optimizer"])
+    return model, optimizer, progress, rng
+
+
+def step_losses(model, config, batcher, records, size, device, amp):
+    """One batch's policy loss (None when the policy is frozen), top-1 hits (None likewise) and
+    value loss (None without a value head or without a record it learns from)."""
+    x, legal, target = batcher.tensors(records.codes, records.move, size)
+    komi = torch.from_numpy(mover_komi(records)).to(device)
+    won, known = value_targets(records)
+    chosen = torch.from_numpy(known & value_selected(records.game, records.number,
+                                                      config["value_every"])).to(device)
+    with autocast(device, amp):
+        if config["value_only"]:
+            with torch.no_grad():
+                trunk = model.trunk(x)
+            logits, value = None, model.value(trunk, komi)
+        else:
+            logits, value = model(x, komi)
+    policy_loss = top1 = value_loss = None
+    if logits is not None:
+        logits = masked_logits(logits, legal)
+        policy_loss = F.cross_entropy(logits, target, ignore_index=-100)
+        top1 = (logits.detach().argmax(1) == target).float().mean()
+    if value is not None and bool(chosen.any()):
+        won = torch.from_numpy(won).to(device)
+        value_loss = F.binary_cross_entropy_with_logits(value.float()[chosen], won[chosen])
+    return policy_loss, top1, value_loss
+
+
+def eval_row(model, test_set, eval_index, batcher, device, amp):
+    """The curve's figures on the test subset: loss, top-1, top-5, value loss, MSE, accuracy."""
+    figures = evaluate(model, test_set, eval_index, batcher, device, amp)
+    value = value_summary(figures.get("value", np.zeros(0)), figures.get("won", np.zeros(0)))
+    return summary(figures["loss"], figures["top1"], figures["top5"]) + value
+
+
 def train(args):
     device, amp = setup_device(args)
     checkpoint = load_checkpoint(args.checkpoint)
     config = resolve_config(args, checkpoint["config"] if checkpoint else None)
+    if config["value_only"] and not checkpoint and not args.init:
+        raise SystemExit("--value-only needs --init NET.hnet: the trunk and policy to keep")
     run_dir = os.path.dirname(os.path.abspath(args.checkpoint))
     os.makedirs(run_dir, exist_ok=True)
     curve_path = os.path.join(run_dir, "curve.csv")
@@ -480,26 +761,14 @@ def train(args):
     test_set = Dataset(os.path.join(args.data, "test.bin"))
     if train_set.size != test_set.size:
         raise SystemExit("train.bin and test.bin have different board sizes")
+    if config["value_channels"] and train_set.version < 2:
+        raise SystemExit(f"{train_set.path}: a version 1 dataset has no results to learn a "
+                         f"value from: rebuild it with hoshi dataset, or --value-channels 0")
     size = train_set.size
     perm, inverse = symmetries(size)
     eval_index = np.arange(min(args.eval_records, test_set.count))
 
-    torch.manual_seed(args.seed)
-    random.seed(args.seed)
-    model = PolicyNet(config["channels"], config["blocks"])
-    optimizer = make_optimizer(model, config)
-    rng = np.random.default_rng(args.seed)
-    progress = {"samples": 0, "steps": 0, "seconds": 0.0}
-    if checkpoint:
-        model.load_state_dict(checkpoint["model"])
-        optimizer.load_state_dict(checkpoint["optimizer"])
-        progress = checkpoint["progress"]
-        set_rng_state(rng, checkpoint["rng"])
-        log(f"resuming {args.checkpoint} at {progress['samples']:,} samples "
-            f"({progress['seconds'] / 3600:.2f} h of training so far)")
-    else:
-        log(f"new network {config['blocks']} blocks x {config['channels']} channels "
-            f"({sum(p.numel() for p in model.parameters()):,} parameters) at {args.checkpoint}")
+    model, optimizer, progress, rng = start_model(args, config, checkpoint)
     model.to(device).to(memory_format=torch.channels_last)
     for state in optimizer.state.values():  # the optimizer's buffers follow the model
         for k, v in state.items():
@@ -521,7 +790,12 @@ def train(args):
     started = time.time()
     seconds_before = progress["seconds"]
     last_save = started
-    window = {"time": started, "samples": 0, "loss": 0.0, "top1": 0.0, "steps": 0}
+
+    def new_window():
+        return {"time": time.time(), "samples": 0, "steps": 0, "loss": 0.0, "top1": 0.0,
+                "value": 0.0, "value_steps": 0}
+
+    window = new_window()
 
     def elapsed():
         return seconds_before + time.time() - started
@@ -530,10 +804,7 @@ def train(args):
         progress["seconds"] = elapsed()
         save_checkpoint(args.checkpoint, model, optimizer, config, progress, rng)
 
-    if not os.path.exists(curve_path):
-        with open(curve_path, "w") as f:
-            f.write("samples,seconds,loss,top1,top5\n")
-
+    open_curve(curve_path)
     deadline = started + args.minutes * 60 if args.minutes else None
 
     def sitting_over():
@@ -546,44 +817,54 @@ def train(args):
         for group in optimizer.param_groups:
             group["lr"] = lr
         index = np.sort(rng.integers(0, train_set.count, batch))
-        codes, move, _, _ = train_set.read(index)
-        codes, move = apply_symmetry(codes, move, rng.integers(0, 8, batch), perm, inverse)
-        x, legal, target = batcher.tensors(codes, move, size)
-        with autocast(device, amp):
-            logits = model(x)
-        logits = masked_logits(logits, legal)
-        loss = F.cross_entropy(logits, target, ignore_index=-100)
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
+        records = train_set.read(index)
+        codes, move = apply_symmetry(records.codes, records.move, rng.integers(0, 8, batch),
+                                     perm, inverse)
+        records = records._replace(codes=codes, move=move)
+        policy_loss, top1, value_loss = step_losses(model, config, batcher, records, size,
+                                                    device, amp)
+        parts = [policy_loss] if policy_loss is not None else []
+        if value_loss is not None:
+            parts.append(value_loss * (1.0 if config["value_only"] else config["value_weight"]))
+        if parts:
+            optimizer.zero_grad(set_to_none=True)
+            sum(parts).backward()
+            optimizer.step()
 
         progress["samples"] += batch
         progress["steps"] += 1
         window["samples"] += batch
         window["steps"] += 1
-        window["loss"] += loss.detach()
-        window["top1"] += (logits.detach().argmax(1) == target).float().mean()
+        if policy_loss is not None:
+            window["loss"] += policy_loss.detach()
+            window["top1"] += top1
+        if value_loss is not None:
+            window["value"] += value_loss.detach()
+            window["value_steps"] += 1
 
         if progress["steps"] % args.log_every == 0:
             now = time.time()
+            value = float(window["value"]) / max(1, window["value_steps"])
+            policy = "policy frozen" if config["value_only"] else \
+                f"loss {float(window['loss']) / window['steps']:.4f}  " \
+                f"top-1 {float(window['top1']) / window['steps']:.4f}"
             log(f"{progress['samples']:>12,} samples  {window['samples'] / (now - window['time']):7.0f}/s"
-                f"  loss {float(window['loss']) / window['steps']:.4f}"
-                f"  top-1 {float(window['top1']) / window['steps']:.4f}  lr {lr:.2e}")
-            window = {"time": now, "samples": 0, "loss": 0.0, "top1": 0.0, "steps": 0}
+                f"  {policy}  value loss {value:.4f}  lr {lr:.2e}")
+            window = new_window()
 
         if progress["samples"] >= next_eval or progress["samples"] >= total:
             next_eval = (progress["samples"] // args.eval_every + 1) * args.eval_every
             t0 = time.time()
-            loss_e, top1_e, top5_e = summary(*evaluate(model, test_set, eval_index, batcher,
-                                                       device, amp)[:3])
+            row = eval_row(model, test_set, eval_index, batcher, device, amp)
             # evaluating is not training: keep it out of the rate and the curve's seconds
             started += time.time() - t0
             window["time"] += time.time() - t0
-            log(f"eval at {progress['samples']:,}: loss {loss_e:.4f}  top-1 {top1_e:.4f}  "
-                f"top-5 {top5_e:.4f}  ({time.time() - t0:.1f} s)")
+            log(f"eval at {progress['samples']:,}: loss {row[0]:.4f}  top-1 {row[1]:.4f}  "
+                f"top-5 {row[2]:.4f}  value loss {row[3]:.4f}  MSE {row[4]:.4f}  "
+                f"winner {row[5]:.4f}  ({time.time() - t0:.1f} s)")
             with open(curve_path, "a") as f:
-                f.write(f"{progress['samples']},{elapsed():.1f},{loss_e:.5f},{top1_e:.5f},"
-                        f"{top5_e:.5f}\n")
+                f.write(f"{progress['samples']},{elapsed():.1f}," +
+                        ",".join(f"{v:.5f}" for v in row) + "\n")
 
         if time.time() - last_save >= args.checkpoint_every:
             checkpoint_now()
@@ -601,12 +882,42 @@ def train(args):
 def export(args):
     model, checkpoint = model_from_checkpoint(args.checkpoint, torch.device("cpu"))
     size = write_hnet(model, args.export)
-    assert size == hnet_size(model.channels, model.blocks_count)
-    log(f"wrote {args.export}: {model.blocks_count} blocks x {model.channels} channels, "
+    value = model.value
+    assert size == hnet_size(model.channels, model.blocks_count, value.channels if value else 0,
+                             value.hidden if value else 0)
+    log(f"wrote {args.export}: {model.blocks_count} blocks x {model.channels} channels"
+        f"{f', value head {value.channels} x {value.hidden}' if value else ''}, "
         f"{size:,} bytes, after {checkpoint['progress']['samples']:,} samples")
 
 
 PHASES = [("moves 1-50", 1, 50), ("moves 51-150", 51, 150), ("moves 151+", 151, 1 << 30)]
+
+
+def held_out_index(dataset, every):
+    """The records of every `every`-th game of a file (all of them for 1)."""
+    if every <= 1:
+        return np.arange(dataset.count)
+    games = np.asarray(dataset.raw[:, dataset.points + 4:dataset.points + 8])
+    games = np.ascontiguousarray(games).view("<u4")[:, 0]
+    return np.flatnonzero(games % every == 0)
+
+
+def report(name, figures):
+    """The policy's and the value's figures on one file, overall and by phase."""
+    log(f"  {name}: {len(figures['loss']):,} positions")
+    phases = [("all", 1, 1 << 30)] + PHASES
+    for phase, low, high in phases:
+        keep = (figures["number"] >= low) & (figures["number"] <= high)
+        loss, t1, t5 = summary(figures["loss"][keep], figures["top1"][keep], figures["top5"][keep])
+        log(f"    policy {phase:<13} loss {loss:.4f}  top-1 {t1:.4f}  top-5 {t5:.4f}  "
+            f"({int(keep.sum()):,} positions)")
+    if "value" not in figures:
+        return
+    for phase, low, high in phases:
+        keep = (figures["value_number"] >= low) & (figures["value_number"] <= high)
+        bce, mse, right = value_summary(figures["value"][keep], figures["won"][keep])
+        log(f"    value  {phase:<13} MSE {mse:.4f}  winner {right:.4f}  loss {bce:.4f}  "
+            f"({int(keep.sum()):,} positions)")
 
 
 def evaluate_all(args):
@@ -614,19 +925,17 @@ def evaluate_all(args):
     if args.float32:
         amp = False
     model, checkpoint = model_from_checkpoint(args.checkpoint, device)
-    test_set = Dataset(os.path.join(args.data, "test.bin"))
-    t0 = time.time()
-    losses, top1, top5, numbers = evaluate(model, test_set, np.arange(test_set.count),
-                                           Batcher(device), device, amp)
-    log(f"{args.checkpoint} after {checkpoint['progress']['samples']:,} samples, "
-        f"{len(losses):,} test positions ({time.time() - t0:.0f} s):")
-    loss, t1, t5 = summary(losses, top1, top5)
-    log(f"  all            loss {loss:.4f}  top-1 {t1:.4f}  top-5 {t5:.4f}")
-    for name, low, high in PHASES:
-        keep = (numbers >= low) & (numbers <= high)
-        loss, t1, t5 = summary(losses[keep], top1[keep], top5[keep])
-        log(f"  {name:<14} loss {loss:.4f}  top-1 {t1:.4f}  top-5 {t5:.4f}  "
-            f"({int(keep.sum()):,} positions)")
+    log(f"{args.checkpoint} after {checkpoint['progress']['samples']:,} samples:")
+    for name, every in (("test.bin", 1), ("ai.bin", args.ai_every)):
+        path = os.path.join(args.data, name)
+        if name == "ai.bin" and not os.path.exists(path):
+            continue
+        dataset = Dataset(path)
+        t0 = time.time()
+        figures = evaluate(model, dataset, held_out_index(dataset, every), Batcher(device),
+                           device, amp)
+        games = f", every {every}th game" if every > 1 else ""
+        report(f"{name}{games} ({time.time() - t0:.0f} s)", figures)
 
 
 def random_position(size, rng):
@@ -649,12 +958,15 @@ def random_position(size, rng):
     return codes
 
 
-def write_fixture(args):
-    """A 3-block, 8-channel network with random weights and random batch-norm statistics, and
-    the float32 logits its folded weights give on a few positions."""
-    torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
-    model = PolicyNet(8, 3)
+# the value fixture's sides to move and komi (Black's), one pair per position in turn
+FIXTURE_KOMI = [("b", 7.5), ("w", 7.5), ("w", 6.5), ("b", 0.0), ("b", -3.5), ("w", 15.0)]
+
+
+def fixture_model(seed, value):
+    """A 3-block, 8-channel network (with a 6 x 10 value head if `value`) of random weights and
+    random batch-norm statistics, in eval mode."""
+    torch.manual_seed(seed)
+    model = Net(8, 3, 6 if value else 0, 10)
     with torch.no_grad():
         for m in model.modules():
             if isinstance(m, nn.Conv2d):  # weights that keep the activations' scale
@@ -665,12 +977,12 @@ def write_fixture(args):
                 m.running_mean.normal_(0.0, 0.3)
                 m.running_var.uniform_(0.3, 2.0)
         model.head.bias.normal_(0.0, 0.5)  # logits spread over a few units: a wrong tap shows
-    model.eval()
-    os.makedirs(args.write_fixture, exist_ok=True)
-    net_path = os.path.join(args.write_fixture, "small.hnet")
-    write_hnet(model, net_path)
-    channels, blocks, tensors = read_hnet(net_path)
+    return model.eval()
 
+
+def fixture_positions(args, rng):
+    """Three 19x19 positions from --data's test.bin (random bytes without it), two 9x9 and two
+    13x13 of random bytes."""
     positions = []
     if args.data:
         path = os.path.join(args.data, "test.bin")
@@ -678,38 +990,83 @@ def write_fixture(args):
             path = os.path.join(args.data, "train.bin")
         dataset = Dataset(path)
         for i in np.linspace(0, dataset.count - 1, 3).astype(np.int64):
-            positions.append((dataset.size, dataset.read(np.array([i]))[0][0].copy()))
+            positions.append((dataset.size, dataset.read(np.array([i])).codes[0].copy()))
     else:
         log("warning: no --data: the 19x19 positions are random bytes, not from games")
         positions += [(19, random_position(19, rng)) for _ in range(2)]
     positions += [(9, random_position(9, rng)) for _ in range(2)]
     positions += [(13, random_position(13, rng)) for _ in range(2)]
+    return positions
 
+
+def spread_values(model, positions):
+    """Rescales the value head's last layer so that the fixture's value logits have mean 0 and
+    standard deviation 2: values stuck at 0 or 1 would not show a wrong pooling or komi."""
+    with torch.no_grad():
+        logits = torch.cat([model(x, mover)[1] for *_, x, _, _, mover in positions])
+        k = 2 / float(logits.std())
+        fc2 = model.value.fc2
+        fc2.bias.copy_((fc2.bias - logits.mean()) * k)
+        fc2.weight.mul_(k)
+
+
+def write_fixture(args):
+    """A small network of random weights (a version 2 file with a value head, or version 1 with
+    --value-channels 0) and the float32 logits and value its folded weights give on a few
+    positions, checked against the batch-norm network."""
+    rng = np.random.default_rng(args.seed)
+    model = fixture_model(args.seed, args.value_channels != 0)
     table = torch.from_numpy(plane_table())
-    lines = []
-    for size, codes in positions:
+    positions = []
+    for i, (size, codes) in enumerate(fixture_positions(args, rng)):
         x = table[torch.from_numpy(codes.astype(np.int64))].T.reshape(1, PLANES, size, size)
+        side, komi = FIXTURE_KOMI[i % len(FIXTURE_KOMI)]
+        mover = torch.tensor([komi if side == "w" else -komi])
+        positions.append((size, codes, x.contiguous(), side, komi, mover))
+    if model.value is not None:
+        spread_values(model, positions)
+    os.makedirs(args.write_fixture, exist_ok=True)
+    net_path = os.path.join(args.write_fixture, "small.hnet")
+    write_hnet(model, net_path)
+    net = read_hnet(net_path)
+    lines = []
+    for size, codes, x, side, komi, mover in positions:
         with torch.no_grad():
-            logits = folded_forward(channels, blocks, tensors, x.contiguous())[0]
-            check = model(x.contiguous())[0]
+            logits, value = folded_forward(net, x, mover)
+            check, check_value = model(x, mover)
         error = float((logits - check).abs().max())
+        if value is not None:
+            error = max(error, float((value - torch.sigmoid(check_value)).abs().max()))
         if error > 1e-4:
             raise SystemExit(f"the folded network differs from the batch-norm one by {error}")
         lines.append(f"position {size} {codes.tobytes().hex()}")
-        lines.append("logits " + " ".join(f"{v:.8e}" for v in logits.tolist()))
+        lines.append("logits " + " ".join(f"{v:.8e}" for v in logits[0].tolist()))
+        if value is not None:
+            lines.append(f"value {side} {komi} {float(value[0]):.8e}")
     with open(os.path.join(args.write_fixture, "positions.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     log(f"wrote {net_path} ({os.path.getsize(net_path)} bytes) and positions.txt "
-        f"({len(positions)} positions: {', '.join(f'{s}x{s}' for s, _ in positions)})")
+        f"({len(lines) // (3 if net.value_channels else 2)} positions)")
 
 
 # --- command line ------------------------------------------------------------------------------
 
 
+def shape_from_init(args):
+    """--init gives the network's shape: --channels and --blocks, if given, must agree."""
+    if not args.value_only:
+        raise SystemExit("--init goes with --value-only (the trunk it gives is frozen)")
+    net = read_hnet(args.init)
+    for key, have in (("channels", net.channels), ("blocks", net.blocks)):
+        if getattr(args, key) not in (None, have):
+            raise SystemExit(f"{args.init} has {key} {have}, not {getattr(args, key)}")
+        setattr(args, key, have)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(
-        description="Train hoshi's policy network (docs/policy-net.md). Rerunning the same "
-                    "command resumes from the checkpoint.")
+        description="Train hoshi's network, policy and value heads (docs/policy-net.md). "
+                    "Rerunning the same command resumes from the checkpoint.")
     p.add_argument("--data", default=None,
                    help="folder with train.bin and test.bin from `hoshi dataset` (default train/data)")
     p.add_argument("--name", default=None,
@@ -735,6 +1092,21 @@ def main(argv=None):
                    help="samples of linear warm-up (default 200,000)")
     g.add_argument("--decay", type=float, default=None,
                    help="the final share of the budget over which the rate falls to 0 (default 0.25)")
+    g.add_argument("--value-channels", dest="value_channels", type=int, default=None,
+                   help="the value head's 1x1 convolution's channels V (default 32; 0: no value "
+                        "head, a policy network written as a version 1 file)")
+    g.add_argument("--value-hidden", dest="value_hidden", type=int, default=None,
+                   help="the value head's hidden layer H (default 64)")
+    g.add_argument("--value-weight", dest="value_weight", type=float, default=None,
+                   help="the value loss's weight beside the policy's (default 1.0)")
+    g.add_argument("--value-every", dest="value_every", type=int, default=None,
+                   help="the value loss on 1 in K (game, move) pairs, chosen by a hash "
+                        "(default 1: every position whose winner is known)")
+    g.add_argument("--value-only", dest="value_only", action="store_true", default=None,
+                   help="train only the value head, on the frozen trunk and policy head of --init")
+    g.add_argument("--init", metavar="NET.hnet", default=None,
+                   help="with --value-only, a new run's trunk and policy head (version 1 or 2; "
+                        "the shape is the file's)")
     r = p.add_argument_group("running")
     r.add_argument("--device", default="auto", help="auto (CUDA when available), cpu, cuda, cuda:1...")
     r.add_argument("--threads", type=int, default=None, help="CPU threads (default all cores)")
@@ -757,6 +1129,8 @@ def main(argv=None):
     m.add_argument("--evaluate", action="store_true",
                    help="top-1/top-5 of the checkpoint on all of test.bin, and by game phase")
     m.add_argument("--float32", action="store_true", help="with --evaluate: no bf16")
+    m.add_argument("--ai-every", dest="ai_every", type=int, default=10,
+                   help="with --evaluate: measure on every Kth game of ai.bin (default 10)")
     m.add_argument("--write-fixture", metavar="DIR",
                    help="write DIR/small.hnet and DIR/positions.txt (19x19 positions from --data "
                         "when given)")
@@ -767,10 +1141,13 @@ def main(argv=None):
         return
     if args.data is None:
         args.data = os.path.join(HERE, "data")
+    if args.init:
+        shape_from_init(args)
     if args.checkpoint is None:
         if args.name is None:
             args.name = f"{args.blocks or CONFIG_DEFAULTS['blocks']}x" \
-                        f"{args.channels or CONFIG_DEFAULTS['channels']}"
+                        f"{args.channels or CONFIG_DEFAULTS['channels']}" \
+                        f"{'-value' if args.value_only else ''}"
         args.checkpoint = os.path.join(HERE, "runs", args.name, "checkpoint.pt")
     if args.export:
         export(args)

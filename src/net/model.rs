@@ -1,9 +1,10 @@
 //! The network's weights and forward pass (see `docs/policy-net.md`).
 //!
 //! [`INPUT_PLANES`] is the Rust definition of the 19 input planes. [`Weights`] is the `.hnet`
-//! file as it stands (PyTorch's layout); [`PolicyNet`] holds the same weights re-laid out for
-//! the convolution kernel (`conv.rs`) and runs the forward pass for a batch of positions of
-//! one board size, in a caller's [`Workspace`] so that an evaluation allocates nothing.
+//! file as it stands (PyTorch's layout, version 1 or 2); [`PolicyNet`] holds the same weights
+//! re-laid out for the convolution kernel (`conv.rs`) and runs the forward pass (the policy,
+//! and the value when the file has a value head) for a batch of positions of one board size,
+//! in a caller's [`Workspace`] so that an evaluation allocates nothing.
 
 use super::conv::{self, Apply, Conv3};
 use rand::rngs::SmallRng;
@@ -21,10 +22,20 @@ pub const MAX_BLOCKS: usize = 40;
 /// The board sizes the forward pass takes (those of GTP).
 pub const SIZES: std::ops::RangeInclusive<usize> = 2..=25;
 
+/// The most channels a value head's convolution may declare (see [`MAX_CHANNELS`]).
+pub const MAX_VALUE_CHANNELS: usize = 256;
+/// The most values a value head's hidden layer may declare (see [`MAX_CHANNELS`]).
+pub const MAX_VALUE_HIDDEN: usize = 1024;
+
 const MAGIC: &[u8; 8] = b"HOSHINET";
-const VERSION: u32 = 1;
-/// Magic, version, planes, channels, blocks.
+/// Version 2 adds the heads flags and the value head's sizes to the header.
+const VERSIONS: std::ops::RangeInclusive<u32> = 1..=2;
+/// Version 1: magic, version, planes, channels, blocks.
 const HEADER_BYTES: usize = 8 + 4 * 4;
+/// Version 2: then heads flags, value channels, value hidden.
+const HEADER_V2_BYTES: usize = HEADER_BYTES + 3 * 4;
+/// The heads flags' bit of the value head (the only bit defined).
+const VALUE_HEAD: u32 = 1;
 
 /// The planes of one input byte, 0 or 1 each (the table of `docs/policy-net.md`).
 ///
@@ -85,7 +96,7 @@ pub enum NetError {
     },
     /// It does not start with `HOSHINET`.
     BadMagic,
-    /// A format version this code does not read.
+    /// A format version this code does not read (it reads 1 and 2).
     Version(u32),
     /// Input planes other than [`PLANES`].
     Planes(u32),
@@ -93,6 +104,15 @@ pub enum NetError {
     Channels(u32),
     /// More than [`MAX_BLOCKS`] residual blocks.
     Blocks(u32),
+    /// A version 2 header's heads flags with a bit other than the value head's.
+    Heads(u32),
+    /// A value head's sizes out of range: 0 or above [`MAX_VALUE_CHANNELS`] channels, or 0 or
+    /// above [`MAX_VALUE_HIDDEN`] hidden values, with the flag; anything but 0 without it.
+    ValueSize {
+        flagged: bool,
+        channels: u32,
+        hidden: u32,
+    },
     /// The file ends before the tensors its header announces.
     Truncated { expected: usize, found: usize },
     /// The file goes on after them.
@@ -112,10 +132,31 @@ impl fmt::Display for NetError {
         match self {
             NetError::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
             NetError::BadMagic => write!(f, "not a hoshi network (no HOSHINET magic)"),
-            NetError::Version(v) => write!(f, "network format version {v}, not {VERSION}"),
+            NetError::Version(v) => write!(f, "network format version {v}, not 1 or 2"),
             NetError::Planes(p) => write!(f, "network takes {p} input planes, not {PLANES}"),
             NetError::Channels(c) => write!(f, "{c} channels (1 to {MAX_CHANNELS} allowed)"),
             NetError::Blocks(b) => write!(f, "{b} residual blocks (at most {MAX_BLOCKS})"),
+            NetError::Heads(flags) => write!(
+                f,
+                "heads flags {flags:#x}: only bit 0 (a value head) is defined"
+            ),
+            NetError::ValueSize {
+                flagged: true,
+                channels,
+                hidden,
+            } => write!(
+                f,
+                "value head of {channels} channels and {hidden} hidden values \
+                 (1 to {MAX_VALUE_CHANNELS} and 1 to {MAX_VALUE_HIDDEN} allowed)"
+            ),
+            NetError::ValueSize {
+                flagged: false,
+                channels,
+                hidden,
+            } => write!(
+                f,
+                "no value head in the flags, yet its sizes are {channels} and {hidden}, not 0"
+            ),
             NetError::Truncated { expected, found } => {
                 write!(
                     f,
@@ -163,6 +204,25 @@ pub struct Block {
     pub conv2: Layer,
 }
 
+/// The value head's layers (docs/policy-net.md): a 1×1 convolution from the trunk's channels
+/// to `conv.bias.len()` (V) channels, then two fully connected layers over the pooled values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueWeights {
+    /// `[V][C]`, `[V]`.
+    pub conv: Layer,
+    /// `[H][3V + 1]`, `[H]`.
+    pub fc1: Layer,
+    /// `[1][H]`, `[1]`.
+    pub fc2: Layer,
+}
+
+impl ValueWeights {
+    /// The channels V and hidden values H it declares (its biases' lengths).
+    pub fn sizes(&self) -> (usize, usize) {
+        (self.conv.bias.len(), self.fc1.bias.len())
+    }
+}
+
 /// The contents of a `.hnet` file, tensor by tensor, as the training code wrote them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
@@ -172,15 +232,38 @@ pub struct Weights {
     pub blocks: Vec<Block>,
     /// 1×1, `channels` to 1.
     pub head: Layer,
+    /// Version 2 files with the value head's flag.
+    pub value: Option<ValueWeights>,
+}
+
+/// What a header declares: the trunk's channels and blocks, the value head's V and H if any.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    channels: usize,
+    blocks: usize,
+    value: Option<(usize, usize)>,
+    header_bytes: usize,
+}
+
+impl Shape {
+    /// The file's length: the header and the floats after it.
+    fn file_bytes(&self) -> usize {
+        let (c, b) = (self.channels, self.blocks);
+        let policy = (c * PLANES * 9 + c) + b * 2 * (c * c * 9 + c) + (c + 1);
+        let value = self
+            .value
+            .map_or(0, |(v, h)| (v * c + v) + (h * (3 * v + 1) + h) + (h + 1));
+        self.header_bytes + 4 * (policy + value)
+    }
 }
 
 impl Weights {
-    /// Reads a `.hnet` file's bytes. The header is checked here; the values are checked by
-    /// [`PolicyNet::from_weights`].
+    /// Reads a `.hnet` file's bytes (version 1 or 2). The header is checked here; the values
+    /// are checked by [`PolicyNet::from_weights`].
     pub fn parse(bytes: &[u8]) -> Result<Weights, NetError> {
         let mut reader = Reader { bytes, at: 0 };
-        let (channels, blocks) = reader.header()?;
-        let expected = HEADER_BYTES + 4 * floats(channels, blocks);
+        let shape = reader.header()?;
+        let expected = shape.file_bytes();
         if bytes.len() < expected {
             return Err(NetError::Truncated {
                 expected,
@@ -193,42 +276,50 @@ impl Weights {
                 found: bytes.len(),
             });
         }
-        let c = channels;
         let mut layer = |inputs: usize, kernel: usize, outputs: usize| Layer {
             weights: reader.floats(outputs * inputs * kernel),
             bias: reader.floats(outputs),
         };
-        Ok(Weights::shaped(c, blocks, &mut layer))
+        Ok(Weights::shaped(shape, &mut layer))
     }
 
-    /// The network's shape, written once: the stem, the blocks, the head, each layer made by
-    /// `layer(inputs, kernel points, outputs)` in the file's order.
-    fn shaped(
-        channels: usize,
-        blocks: usize,
-        layer: &mut impl FnMut(usize, usize, usize) -> Layer,
-    ) -> Weights {
+    /// The network's shape, written once: the stem, the blocks, the head, the value head's
+    /// layers, each layer made by `layer(inputs, kernel points, outputs)` in the file's order.
+    fn shaped(shape: Shape, layer: &mut impl FnMut(usize, usize, usize) -> Layer) -> Weights {
+        let channels = shape.channels;
         let stem = layer(PLANES, 9, channels);
-        let blocks = (0..blocks)
+        let blocks = (0..shape.blocks)
             .map(|_| Block {
                 conv1: layer(channels, 9, channels),
                 conv2: layer(channels, 9, channels),
             })
             .collect();
         let head = layer(channels, 1, 1);
+        let value = shape.value.map(|(v, h)| ValueWeights {
+            conv: layer(channels, 1, v),
+            fc1: layer(3 * v + 1, 1, h),
+            fc2: layer(h, 1, 1),
+        });
         Weights {
             channels,
             stem,
             blocks,
             head,
+            value,
         }
     }
 
-    /// The `.hnet` file of these weights.
+    /// The `.hnet` file of these weights: version 1 without a value head, 2 with one.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + 4 * self.value_count());
+        let mut fields = vec![1, PLANES, self.channels, self.blocks.len()];
+        if let Some(value) = &self.value {
+            let (v, h) = value.sizes();
+            fields[0] = 2;
+            fields.extend([VALUE_HEAD as usize, v, h]);
+        }
+        let mut bytes = Vec::with_capacity(8 + 4 * fields.len() + 4 * self.value_count());
         bytes.extend_from_slice(MAGIC);
-        for field in [VERSION as usize, PLANES, self.channels, self.blocks.len()] {
+        for field in fields {
             bytes.extend_from_slice(&(field as u32).to_le_bytes());
         }
         for (_, layer, _, _) in self.layers() {
@@ -239,9 +330,30 @@ impl Weights {
         bytes
     }
 
-    /// A network of random weights (He's uniform initialisation, so that activations keep
-    /// their scale through the blocks): for benchmarks and tests before trained weights exist.
+    /// A policy network of random weights (He's uniform initialisation, so that activations
+    /// keep their scale through the blocks): for benchmarks and tests before trained weights
+    /// exist.
     pub fn random(channels: usize, blocks: usize, seed: u64) -> Weights {
+        Weights::random_shaped(channels, blocks, None, seed)
+    }
+
+    /// [`Weights::random`] with a value head of `value_channels` and `hidden` values.
+    pub fn random_with_value(
+        channels: usize,
+        blocks: usize,
+        value_channels: usize,
+        hidden: usize,
+        seed: u64,
+    ) -> Weights {
+        Weights::random_shaped(channels, blocks, Some((value_channels, hidden)), seed)
+    }
+
+    fn random_shaped(
+        channels: usize,
+        blocks: usize,
+        value: Option<(usize, usize)>,
+        seed: u64,
+    ) -> Weights {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut layer = |inputs: usize, kernel: usize, outputs: usize| {
             let reach = (6.0 / (inputs * kernel) as f32).sqrt();
@@ -252,7 +364,13 @@ impl Weights {
                 bias: (0..outputs).map(|_| rng.gen_range(-0.1..0.1)).collect(),
             }
         };
-        Weights::shaped(channels, blocks, &mut layer)
+        let shape = Shape {
+            channels,
+            blocks,
+            value,
+            header_bytes: 0,
+        };
+        Weights::shaped(shape, &mut layer)
     }
 
     /// Every layer in file order, with its name and the lengths its weights and bias must have.
@@ -264,6 +382,12 @@ impl Weights {
             layers.push((format!("block {i} conv2"), &block.conv2, c * c * 9, c));
         }
         layers.push(("head".to_string(), &self.head, c, 1));
+        if let Some(value) = &self.value {
+            let (v, h) = value.sizes();
+            layers.push(("value conv".to_string(), &value.conv, v * c, v));
+            layers.push(("value fc1".to_string(), &value.fc1, h * (3 * v + 1), h));
+            layers.push(("value fc2".to_string(), &value.fc2, h, 1));
+        }
         layers
     }
 
@@ -281,6 +405,10 @@ impl Weights {
         }
         if self.blocks.len() > MAX_BLOCKS {
             return Err(NetError::Blocks(clamp_u32(self.blocks.len())));
+        }
+        if let Some(value) = &self.value {
+            let (v, h) = value.sizes();
+            check_value_size(true, clamp_u32(v), clamp_u32(h))?;
         }
         for (name, layer, weights, bias) in self.layers() {
             for (part, values, expected) in [
@@ -308,10 +436,23 @@ fn clamp_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The floats a network of `channels` and `blocks` holds after the header.
-fn floats(channels: usize, blocks: usize) -> usize {
-    let c = channels;
-    (c * PLANES * 9 + c) + blocks * 2 * (c * c * 9 + c) + (c + 1)
+/// A value head's sizes, `flagged` when the heads flags announce one.
+fn check_value_size(flagged: bool, channels: u32, hidden: u32) -> Result<(), NetError> {
+    let fits = if flagged {
+        (1..=MAX_VALUE_CHANNELS).contains(&(channels as usize))
+            && (1..=MAX_VALUE_HIDDEN).contains(&(hidden as usize))
+    } else {
+        channels == 0 && hidden == 0
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(NetError::ValueSize {
+            flagged,
+            channels,
+            hidden,
+        })
+    }
 }
 
 /// Reads a `.hnet` file front to back.
@@ -321,26 +462,12 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    /// Checks the header; the channels and blocks it declares.
-    fn header(&mut self) -> Result<(usize, usize), NetError> {
-        if self.bytes.len() < HEADER_BYTES {
-            return Err(
-                if self.bytes.starts_with(MAGIC) || MAGIC.starts_with(self.bytes) {
-                    NetError::Truncated {
-                        expected: HEADER_BYTES,
-                        found: self.bytes.len(),
-                    }
-                } else {
-                    NetError::BadMagic
-                },
-            );
-        }
-        if !self.bytes.starts_with(MAGIC) {
-            return Err(NetError::BadMagic);
-        }
+    /// Checks the header; the shape it declares.
+    fn header(&mut self) -> Result<Shape, NetError> {
+        self.expect_header(HEADER_BYTES)?;
         self.at = MAGIC.len();
         let [version, planes, channels, blocks] = [(); 4].map(|_| self.u32());
-        if version != VERSION {
+        if !VERSIONS.contains(&version) {
             return Err(NetError::Version(version));
         }
         if planes as usize != PLANES {
@@ -352,7 +479,43 @@ impl Reader<'_> {
         if blocks as usize > MAX_BLOCKS {
             return Err(NetError::Blocks(blocks));
         }
-        Ok((channels as usize, blocks as usize))
+        let mut shape = Shape {
+            channels: channels as usize,
+            blocks: blocks as usize,
+            value: None,
+            header_bytes: HEADER_BYTES,
+        };
+        if version == 2 {
+            self.expect_header(HEADER_V2_BYTES)?;
+            let [flags, value_channels, hidden] = [(); 3].map(|_| self.u32());
+            if flags & !VALUE_HEAD != 0 {
+                return Err(NetError::Heads(flags));
+            }
+            let flagged = flags & VALUE_HEAD != 0;
+            check_value_size(flagged, value_channels, hidden)?;
+            shape.header_bytes = HEADER_V2_BYTES;
+            shape.value = flagged.then_some((value_channels as usize, hidden as usize));
+        }
+        Ok(shape)
+    }
+
+    /// Whether the file is long enough for a header of `len` bytes and starts with the magic.
+    fn expect_header(&self, len: usize) -> Result<(), NetError> {
+        if self.bytes.len() >= len {
+            return if self.bytes.starts_with(MAGIC) {
+                Ok(())
+            } else {
+                Err(NetError::BadMagic)
+            };
+        }
+        if self.bytes.starts_with(MAGIC) || MAGIC.starts_with(self.bytes) {
+            Err(NetError::Truncated {
+                expected: len,
+                found: self.bytes.len(),
+            })
+        } else {
+            Err(NetError::BadMagic)
+        }
     }
 
     /// The next 4 bytes; the caller has checked that they are there.
@@ -373,7 +536,8 @@ impl Reader<'_> {
     }
 }
 
-/// The policy network, ready to evaluate positions.
+/// The network, ready to evaluate positions: the policy, and the value when its file has a
+/// value head (the name is the policy's, which came first and which every network has).
 #[derive(Clone, Debug)]
 pub struct PolicyNet {
     channels: usize,
@@ -381,6 +545,7 @@ pub struct PolicyNet {
     blocks: Vec<[Conv3; 2]>,
     head_weights: Vec<f32>,
     head_bias: f32,
+    value: Option<ValueWeights>,
 }
 
 impl PolicyNet {
@@ -415,6 +580,9 @@ impl PolicyNet {
             head_weights: weights.head.weights.clone(),
             // `check` has made sure that the head has one bias.
             head_bias: weights.head.bias[0],
+            // Row by row, as the file has them: each output's weights are side by side,
+            // which is what its dot product reads.
+            value: weights.value.clone(),
         })
     }
 
@@ -428,6 +596,17 @@ impl PolicyNet {
         self.blocks.len()
     }
 
+    /// Whether it has a value head (a version 2 file with the value head's flag), which
+    /// [`PolicyNet::forward_value`] needs.
+    pub fn has_value(&self) -> bool {
+        self.value.is_some()
+    }
+
+    /// The value head's channels V and hidden values H, if it has one.
+    pub fn value_sizes(&self) -> Option<(usize, usize)> {
+        self.value.as_ref().map(ValueWeights::sizes)
+    }
+
     /// Scratch space for batches of up to `max_batch` positions of up to `max_size` (one per
     /// thread). A larger batch or board later makes it grow once.
     pub fn workspace(&self, max_size: usize, max_batch: usize) -> Workspace {
@@ -437,19 +616,77 @@ impl PolicyNet {
             current: Vec::new(),
             middle: Vec::new(),
             next: Vec::new(),
+            value: Vec::new(),
         };
         ws.prepare(max_batch, max_size, self.stem.out_stride());
+        ws.value.resize(self.value_scratch(), 0.0);
         ws
+    }
+
+    /// The pooled values and the hidden layer of one position's value: 3V + 1 + H floats.
+    fn value_scratch(&self) -> usize {
+        self.value_sizes().map_or(0, |(v, h)| 3 * v + 1 + h)
     }
 
     /// The logits of a batch of positions of board size `size`: `inputs` holds one slice of
     /// `size²` input bytes per position, in point order; `logits` gets `size²` logits per
-    /// position, in the same order.
+    /// position, in the same order. The value head, if any, is not run.
     ///
     /// # Panics
     /// If `size` is not in [`SIZES`], or an input or `logits` has the wrong length: the
     /// caller's mistakes, not the data's.
     pub fn forward(&self, size: usize, inputs: &[&[u8]], ws: &mut Workspace, logits: &mut [f32]) {
+        self.trunk_and_policy(size, inputs, ws, logits);
+    }
+
+    /// [`PolicyNet::forward`] and the value: `mover_komi` holds, for each position, the komi
+    /// its side to move receives (Black's area komi when White is to move, its negation when
+    /// Black is), and `values` gets each position's probability that the side to move wins.
+    ///
+    /// # Panics
+    /// As [`PolicyNet::forward`], and if the network has no value head
+    /// ([`PolicyNet::has_value`]) or `mover_komi` or `values` is not one value a position.
+    pub fn forward_value(
+        &self,
+        size: usize,
+        inputs: &[&[u8]],
+        mover_komi: &[f32],
+        ws: &mut Workspace,
+        logits: &mut [f32],
+        values: &mut [f32],
+    ) {
+        let head = self
+            .value
+            .as_ref()
+            .expect("forward_value needs a value head");
+        assert_eq!(mover_komi.len(), inputs.len(), "one komi a position");
+        assert_eq!(values.len(), inputs.len(), "one value a position");
+        self.trunk_and_policy(size, inputs, ws, logits);
+        if ws.value.len() < self.value_scratch() {
+            ws.value.resize(self.value_scratch(), 0.0);
+        }
+        let act_len = conv::grid_points(size) * self.stem.out_stride();
+        let trunk = ws.current.chunks_exact(act_len);
+        for ((act, &komi), value) in trunk.zip(mover_komi).zip(values.iter_mut()) {
+            let grid = Grid {
+                size,
+                stride: self.stem.out_stride(),
+                channels: self.channels,
+                act,
+            };
+            *value = value_of(head, &grid, komi, &mut ws.value);
+        }
+    }
+
+    /// Runs the stem and the blocks, leaving each position's last activations in
+    /// `ws.current`, and the policy head into `logits`.
+    fn trunk_and_policy(
+        &self,
+        size: usize,
+        inputs: &[&[u8]],
+        ws: &mut Workspace,
+        logits: &mut [f32],
+    ) {
         let area = size * size;
         assert!(SIZES.contains(&size), "board size {size}");
         assert!(
@@ -468,6 +705,7 @@ impl PolicyNet {
             current,
             middle,
             next,
+            ..
         } = ws;
         for (bytes, planes) in inputs.iter().zip(input.chunks_exact_mut(in_len)) {
             expand(size, bytes, planes);
@@ -496,15 +734,64 @@ impl PolicyNet {
         let width = size + 2;
         for (point, logit) in logits.iter_mut().enumerate() {
             let at = ((point / size + 1) * width + point % size + 1) * stride;
-            let channels = &act[at..at + self.channels];
-            let dot: f32 = channels
-                .iter()
-                .zip(&self.head_weights)
-                .map(|(a, w)| a * w)
-                .sum();
-            *logit = self.head_bias + dot;
+            *logit = self.head_bias + dot(&act[at..at + self.channels], &self.head_weights);
         }
     }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// One position's last activations: a padded grid of `size`, `stride` floats a point, of
+/// which the first `channels` are the trunk's.
+struct Grid<'a> {
+    size: usize,
+    stride: usize,
+    channels: usize,
+    act: &'a [f32],
+}
+
+impl Grid<'_> {
+    /// The trunk's channels at each point of the board, in point order.
+    fn points(&self) -> impl Iterator<Item = &[f32]> + '_ {
+        let width = self.size + 2;
+        (0..self.size * self.size).map(move |point| {
+            let at = ((point / self.size + 1) * width + point % self.size + 1) * self.stride;
+            &self.act[at..at + self.channels]
+        })
+    }
+}
+
+/// The value head on one position (docs/policy-net.md): the 1×1 convolution's ReLU at every
+/// point, pooled into means, scaled means, maxima and the komi, a hidden layer, a sigmoid.
+/// `scratch` holds at least 3V + 1 + H floats.
+fn value_of(head: &ValueWeights, grid: &Grid, mover_komi: f32, scratch: &mut [f32]) -> f32 {
+    let (v, h) = head.sizes();
+    let (pooled, hidden) = scratch.split_at_mut(3 * v + 1);
+    pooled.fill(0.0);
+    let channels = grid.channels;
+    for point in grid.points() {
+        let rows = head.conv.weights.chunks_exact(channels);
+        for (j, (row, &bias)) in rows.zip(&head.conv.bias).enumerate() {
+            let x = (bias + dot(row, point)).max(0.0);
+            pooled[j] += x;
+            pooled[2 * v + j] = pooled[2 * v + j].max(x);
+        }
+    }
+    let area = (grid.size * grid.size) as f32;
+    let scale = (grid.size as f32 - 14.0) / 10.0;
+    for j in 0..v {
+        pooled[j] /= area;
+        pooled[v + j] = pooled[j] * scale;
+    }
+    pooled[3 * v] = mover_komi / 15.0;
+    let rows = head.fc1.weights.chunks_exact(3 * v + 1);
+    for ((out, row), &bias) in hidden[..h].iter_mut().zip(rows).zip(&head.fc1.bias) {
+        *out = (bias + dot(row, pooled)).max(0.0);
+    }
+    let logit = head.fc2.bias[0] + dot(&head.fc2.weights, &hidden[..h]);
+    1.0 / (1.0 + (-logit).exp())
 }
 
 /// One forward pass's settings: the kernel, the board size and the batch.
@@ -571,6 +858,8 @@ pub struct Workspace {
     middle: Vec<f32>,
     /// A block's output, before it becomes `current`.
     next: Vec<f32>,
+    /// The value head's pooled values and hidden layer, for one position at a time.
+    value: Vec<f32>,
 }
 
 impl Workspace {

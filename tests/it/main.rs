@@ -26,3 +26,4 @@ mod search;
 mod sgf;
 mod soak;
 mod superko;
+mod value_net;

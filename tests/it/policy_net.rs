@@ -1,31 +1,58 @@
 //! The Rust forward pass against PyTorch's: the training code wrote a small network of random
-//! weights and the logits it computed for some positions (`tests/fixtures/policy-net/`, format
-//! in `docs/policy-net.md`); every logit must agree to 1e-4. A missing fixture fails the test:
-//! without it nothing checks that the two sides read the weights the same way.
+//! weights and the logits it computed for some positions (`tests/fixtures/policy-net/`, a
+//! version 1 file; format in `docs/policy-net.md`); every logit must agree to 1e-4. A missing
+//! fixture fails the test: without it nothing checks that the two sides read the weights the
+//! same way. The fixture reader serves the value head's test too (`value_net.rs`).
 
 use hoshi::net::model::PolicyNet;
 use std::path::{Path, PathBuf};
 
-fn fixture(name: &str) -> PathBuf {
+/// A file of `tests/fixtures/DIR/`.
+pub(crate) fn fixture(dir: &str, name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/policy-net")
+        .join("tests/fixtures")
+        .join(dir)
         .join(name)
 }
 
-/// One position of `positions.txt`: its line number, board size, input bytes and logits.
-struct Case {
-    line: usize,
-    size: usize,
-    bytes: Vec<u8>,
-    logits: Vec<f32>,
+/// One position of `positions.txt`: its line number, board size, input bytes, logits and,
+/// in a value network's fixture, its value line.
+pub(crate) struct Case {
+    pub line: usize,
+    pub size: usize,
+    pub bytes: Vec<u8>,
+    pub logits: Vec<f32>,
+    pub value: Option<ValueCase>,
 }
 
-fn read_cases(text: &str) -> Vec<Case> {
+/// A `value S K P` line: the side to move is White (`w`) or Black (`b`), Black's komi, the
+/// side to move's win probability.
+pub(crate) struct ValueCase {
+    pub white: bool,
+    pub komi: f32,
+    pub value: f32,
+}
+
+impl ValueCase {
+    /// The komi the side to move receives.
+    pub fn mover_komi(&self) -> f32 {
+        if self.white {
+            self.komi
+        } else {
+            -self.komi
+        }
+    }
+}
+
+type Words<'a> = (usize, Vec<&'a str>);
+
+pub(crate) fn read_cases(text: &str) -> Vec<Case> {
     let mut lines = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.split_whitespace().collect::<Vec<_>>()))
-        .filter(|(_, words)| !words.is_empty());
+        .filter(|(_, words)| !words.is_empty())
+        .peekable();
     let mut cases = Vec::new();
     while let Some((line, position)) = lines.next() {
         let (size, bytes) = match position.as_slice() {
@@ -33,23 +60,40 @@ fn read_cases(text: &str) -> Vec<Case> {
             _ => panic!("line {line}: expected `position N HEX`"),
         };
         let logits = match lines.next() {
-            Some((_, words)) if words.first() == Some(&"logits") => words[1..]
-                .iter()
-                .map(|w| {
-                    w.parse()
-                        .unwrap_or_else(|_| panic!("line {}: logit {w:?}", line + 1))
-                })
-                .collect(),
+            Some((at, words)) if words.first() == Some(&"logits") => {
+                words[1..].iter().map(|w| parse_float(w, at)).collect()
+            }
             _ => panic!("line {}: expected `logits ...`", line + 1),
+        };
+        let value = match lines.peek() {
+            Some((_, words)) if words.first() == Some(&"value") => lines.next().map(value_case),
+            _ => None,
         };
         cases.push(Case {
             line,
             size,
             bytes,
             logits,
+            value,
         });
     }
     cases
+}
+
+fn value_case((line, words): Words) -> ValueCase {
+    match words.as_slice() {
+        ["value", side @ ("b" | "w"), komi, value] => ValueCase {
+            white: *side == "w",
+            komi: parse_float(komi, line),
+            value: parse_float(value, line),
+        },
+        _ => panic!("line {line}: expected `value b|w KOMI P`"),
+    }
+}
+
+fn parse_float(word: &str, line: usize) -> f32 {
+    word.parse()
+        .unwrap_or_else(|_| panic!("line {line}: number {word:?}"))
 }
 
 fn parse_size(word: &str, line: usize) -> usize {
@@ -70,38 +114,55 @@ fn parse_hex(hex: &str, line: usize) -> Vec<u8> {
         .collect()
 }
 
-fn missing(name: &str, e: &dyn std::fmt::Display) -> ! {
+pub(crate) fn missing(name: &str, e: &dyn std::fmt::Display) -> ! {
     panic!("fixture {name} missing or unreadable ({e}): the training code writes it (docs/policy-net.md)")
 }
 
-#[test]
-fn policy_net_matches_the_training_code() {
-    let net = PolicyNet::load(fixture("small.hnet")).unwrap_or_else(|e| missing("small.hnet", &e));
-    let text = std::fs::read_to_string(fixture("positions.txt"))
+/// The network and the positions of `tests/fixtures/DIR/`, with every board size of 9, 13
+/// and 19 among them.
+pub(crate) fn load_fixture(dir: &str) -> (PolicyNet, Vec<Case>) {
+    let net =
+        PolicyNet::load(fixture(dir, "small.hnet")).unwrap_or_else(|e| missing("small.hnet", &e));
+    let text = std::fs::read_to_string(fixture(dir, "positions.txt"))
         .unwrap_or_else(|e| missing("positions.txt", &e));
     let cases = read_cases(&text);
     for size in [9, 13, 19] {
         assert!(
             cases.iter().any(|c| c.size == size),
-            "positions.txt has no {size}x{size} position"
+            "{dir}/positions.txt has no {size}x{size} position"
         );
     }
-    let mut ws = net.workspace(19, 1);
     for case in &cases {
         let (line, area) = (case.line, case.size * case.size);
         assert_eq!(case.bytes.len(), area, "line {line}: input bytes");
         assert_eq!(case.logits.len(), area, "line {}: logits", line + 1);
-        let mut logits = vec![0.0; area];
+    }
+    (net, cases)
+}
+
+/// Equal to 1e-4, relative to the larger of 1 and PyTorch's value.
+pub(crate) fn assert_logits(case: &Case, logits: &[f32]) {
+    for (p, (&found, &expected)) in logits.iter().zip(&case.logits).enumerate() {
+        let tolerance = 1e-4 * expected.abs().max(1.0);
+        assert!(
+            (found - expected).abs() <= tolerance,
+            "position of line {} ({}x{}), point {p}: {found:.8e}, PyTorch {expected:.8e}",
+            case.line,
+            case.size,
+            case.size
+        );
+    }
+}
+
+#[test]
+fn policy_net_matches_the_training_code() {
+    let (net, cases) = load_fixture("policy-net");
+    assert!(!net.has_value(), "the version 1 fixture has no value head");
+    let mut ws = net.workspace(19, 1);
+    for case in &cases {
+        let mut logits = vec![0.0; case.size * case.size];
         net.forward(case.size, &[&case.bytes], &mut ws, &mut logits);
-        for (p, (&found, &expected)) in logits.iter().zip(&case.logits).enumerate() {
-            let tolerance = 1e-4 * expected.abs().max(1.0);
-            assert!(
-                (found - expected).abs() <= tolerance,
-                "position of line {line} ({}x{}), point {p}: {found:.8e}, PyTorch {expected:.8e}",
-                case.size,
-                case.size
-            );
-        }
+        assert_logits(case, &logits);
     }
 }
 

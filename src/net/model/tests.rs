@@ -1,12 +1,27 @@
-//! The forward pass against a naive convolution written straight from `docs/policy-net.md`,
-//! the two kernel copies against each other, batches against single positions, and the
-//! weights file's errors.
+//! The forward pass against a naive convolution written straight from `docs/policy-net.md`
+//! (the value head's pooling too), the two kernel copies against each other, batches against
+//! single positions, and the weights file's errors.
 
 use super::*;
 
 /// The doc's formulas, one multiply at a time, in f64: planes `x[plane][row * n + col]`, and
 /// `w[o][i][ky][kx]` multiplies `x[i][row + ky - 1][col + kx - 1]`, zero off the board.
 fn reference(weights: &Weights, size: usize, bytes: &[u8]) -> Vec<f32> {
+    let x = reference_trunk(weights, size, bytes);
+    (0..size * size)
+        .map(|p| {
+            let dot: f64 = x
+                .iter()
+                .zip(&weights.head.weights)
+                .map(|(plane, &w)| plane[p] * f64::from(w))
+                .sum();
+            (f64::from(weights.head.bias[0]) + dot) as f32
+        })
+        .collect()
+}
+
+/// The trunk's output, `x[channel][point]`.
+fn reference_trunk(weights: &Weights, size: usize, bytes: &[u8]) -> Vec<Vec<f64>> {
     let planes: Vec<Vec<f64>> = (0..PLANES)
         .map(|i| {
             let plane = |&code: &u8| f64::from(input_planes(code)[i]);
@@ -18,16 +33,56 @@ fn reference(weights: &Weights, size: usize, bytes: &[u8]) -> Vec<f32> {
         let middle = conv_relu(&block.conv1, &x, size, None);
         x = conv_relu(&block.conv2, &middle, size, Some(&x));
     }
-    (0..size * size)
-        .map(|p| {
-            let dot: f64 = x
-                .iter()
-                .zip(&weights.head.weights)
-                .map(|(plane, &w)| plane[p] * f64::from(w))
+    x
+}
+
+/// The value from the doc's formulas: v = ReLU(conv1x1 + bias), pooled as mean, mean times
+/// (N - 14) / 10, max and komi / 15, then ReLU(W1 pooled + b1), W2 h + b2, sigmoid.
+fn reference_value(weights: &Weights, size: usize, bytes: &[u8], mover_komi: f64) -> f32 {
+    let head = weights.value.as_ref().expect("a value head");
+    let x = reference_trunk(weights, size, bytes);
+    let (v, _) = head.sizes();
+    let c = weights.channels;
+    let area = (size * size) as f64;
+    let mut pooled = vec![0.0; 3 * v + 1];
+    for j in 0..v {
+        let at = |p: usize| {
+            let dot: f64 = (0..c)
+                .map(|i| f64::from(head.conv.weights[j * c + i]) * x[i][p])
                 .sum();
-            (f64::from(weights.head.bias[0]) + dot) as f32
-        })
-        .collect()
+            (f64::from(head.conv.bias[j]) + dot).max(0.0)
+        };
+        let values: Vec<f64> = (0..size * size).map(at).collect();
+        let mean = values.iter().sum::<f64>() / area;
+        pooled[j] = mean;
+        pooled[v + j] = mean * (size as f64 - 14.0) / 10.0;
+        pooled[2 * v + j] = values.iter().fold(0.0, |m: f64, &a| m.max(a));
+    }
+    pooled[3 * v] = mover_komi / 15.0;
+    let dense = |layer: &Layer, input: &[f64], relu: bool| -> Vec<f64> {
+        layer
+            .bias
+            .iter()
+            .enumerate()
+            .map(|(o, &b)| {
+                let row = &layer.weights[o * input.len()..(o + 1) * input.len()];
+                let sum = f64::from(b)
+                    + row
+                        .iter()
+                        .zip(input)
+                        .map(|(&w, a)| f64::from(w) * a)
+                        .sum::<f64>();
+                if relu {
+                    sum.max(0.0)
+                } else {
+                    sum
+                }
+            })
+            .collect()
+    };
+    let hidden = dense(&head.fc1, &pooled, true);
+    let logit = dense(&head.fc2, &hidden, false)[0];
+    (1.0 / (1.0 + (-logit).exp())) as f32
 }
 
 fn conv_relu(layer: &Layer, x: &[Vec<f64>], n: usize, skip: Option<&[Vec<f64>]>) -> Vec<Vec<f64>> {
@@ -82,6 +137,20 @@ fn evaluate(net: &PolicyNet, ws: &mut Workspace, size: usize, bytes: &[u8]) -> V
     let mut logits = vec![0.0; size * size];
     net.forward(size, &[bytes], ws, &mut logits);
     logits
+}
+
+/// The logits and the value of one position, from [`PolicyNet::forward_value`].
+fn evaluate_value(
+    net: &PolicyNet,
+    ws: &mut Workspace,
+    size: usize,
+    bytes: &[u8],
+    mover_komi: f32,
+) -> (Vec<f32>, f32) {
+    let mut logits = vec![0.0; size * size];
+    let mut value = [0.0];
+    net.forward_value(size, &[bytes], &[mover_komi], ws, &mut logits, &mut value);
+    (logits, value[0])
 }
 
 #[test]
@@ -187,7 +256,13 @@ fn a_batch_equals_its_positions_one_by_one() {
 fn weights_survive_the_file_format() {
     let weights = Weights::random(5, 2, 11);
     let bytes = weights.to_bytes();
-    assert_eq!(bytes.len(), HEADER_BYTES + 4 * floats(5, 2));
+    let shape = Shape {
+        channels: 5,
+        blocks: 2,
+        value: None,
+        header_bytes: HEADER_BYTES,
+    };
+    assert_eq!(bytes.len(), shape.file_bytes());
     assert_eq!(Weights::parse(&bytes).expect("parses"), weights);
 }
 
@@ -230,7 +305,7 @@ fn bad_headers_are_errors() {
         Err(NetError::BadMagic)
     ));
     let cases = [
-        (0, 2, "version"),
+        (0, 3, "version"),
         (1, 18, "planes"),
         (2, 0, "channels"),
         (2, 257, "channels"),
@@ -239,7 +314,7 @@ fn bad_headers_are_errors() {
     for (field, value, what) in cases {
         let error = PolicyNet::from_bytes(&with_header_field(field, value));
         let expected = match error {
-            Err(NetError::Version(2)) => "version",
+            Err(NetError::Version(3)) => "version",
             Err(NetError::Planes(18)) => "planes",
             Err(NetError::Channels(0 | 257)) => "channels",
             Err(NetError::Blocks(41)) => "blocks",
@@ -293,4 +368,201 @@ fn softmax_over_allowed_points() {
     assert_close(&out, &[e[0] / sum, e[1] / sum, e[2] / sum, 0.0], "softmax");
     assert!(!softmax_over(&logits, |_| false, &mut out));
     assert_eq!(out, [0.0; 4]);
+}
+
+#[test]
+fn the_value_head_matches_the_reference() {
+    // Value channels on and off whole vectors, the pooling's size term below, at and above 14.
+    let cases = [(12, 2, 5, 7), (32, 1, 32, 64), (8, 0, 1, 1)];
+    for (case, (channels, blocks, v, h)) in cases.into_iter().enumerate() {
+        let weights = Weights::random_with_value(channels, blocks, v, h, 40 + case as u64);
+        let net = PolicyNet::from_bytes(&weights.to_bytes()).expect("a valid network");
+        assert_eq!(net.value_sizes(), Some((v, h)));
+        let mut ws = net.workspace(19, 1);
+        let mut values = Vec::new();
+        for (size, komi) in [(9, 7.5), (14, -7.5), (19, 0.0), (2, 15.0), (25, -0.5)] {
+            let bytes = random_bytes(size, (case * 100 + size) as u64);
+            let what = format!("{channels}x{blocks}, value {v}x{h}, {size}x{size}, komi {komi}");
+            let (logits, value) = evaluate_value(&net, &mut ws, size, &bytes, komi);
+            let expected = reference_value(&weights, size, &bytes, f64::from(komi));
+            assert!(
+                (value - expected).abs() <= 1e-5,
+                "{what}: {value} against {expected}"
+            );
+            assert_eq!(logits, evaluate(&net, &mut ws, size, &bytes), "{what}");
+            let portable = net.workspace(size, 1).portable();
+            let (_, slow) = evaluate_value(&net, &mut { portable }, size, &bytes, komi);
+            assert!((slow - expected).abs() <= 1e-5, "{what}, portable kernel");
+            values.push(value);
+        }
+        // Random weights still give values that depend on the position.
+        let spread = values
+            .iter()
+            .fold(0.0f32, |m, &x| m.max((x - values[0]).abs()));
+        assert!(spread > 1e-4, "case {case}: values {values:?}");
+    }
+}
+
+#[test]
+fn the_komi_reaches_the_value() {
+    let net = PolicyNet::from_weights(&Weights::random_with_value(8, 1, 8, 16, 9)).expect("valid");
+    let mut ws = net.workspace(9, 1);
+    let bytes = random_bytes(9, 1);
+    let values: Vec<f32> = [-7.5, 0.0, 7.5]
+        .iter()
+        .map(|&k| evaluate_value(&net, &mut ws, 9, &bytes, k).1)
+        .collect();
+    assert!(
+        values[0] != values[1] && values[1] != values[2],
+        "{values:?}"
+    );
+}
+
+#[test]
+fn a_batch_of_values_equals_its_positions_one_by_one() {
+    let net = PolicyNet::from_weights(&Weights::random_with_value(16, 2, 8, 8, 3)).expect("valid");
+    // A workspace of a network without a value head grows its scratch once.
+    let mut ws = PolicyNet::from_weights(&Weights::random(16, 2, 3))
+        .expect("valid")
+        .workspace(9, 1);
+    let size = 13;
+    let positions: Vec<Vec<u8>> = (0..4).map(|s| random_bytes(size, s)).collect();
+    let inputs: Vec<&[u8]> = positions.iter().map(Vec::as_slice).collect();
+    let komi = [7.5, -7.5, 6.5, -6.5];
+    let mut logits = vec![0.0; 4 * size * size];
+    let mut values = [0.0; 4];
+    net.forward_value(size, &inputs, &komi, &mut ws, &mut logits, &mut values);
+    for (i, bytes) in inputs.iter().enumerate() {
+        let mut alone = net.workspace(size, 1);
+        let (l, v) = evaluate_value(&net, &mut alone, size, bytes, komi[i]);
+        assert_eq!(v, values[i], "position {i}");
+        assert_eq!(l, logits[i * size * size..(i + 1) * size * size]);
+    }
+}
+
+#[test]
+fn a_value_head_leaves_the_policy_as_it_was() {
+    let with = Weights::random_with_value(8, 2, 4, 4, 21);
+    let without = Weights {
+        value: None,
+        ..with.clone()
+    };
+    let (v2, v1) = (with.to_bytes(), without.to_bytes());
+    assert_eq!(v2[..12], [&MAGIC[..], &2u32.to_le_bytes()].concat());
+    assert_eq!(
+        v2[HEADER_V2_BYTES..HEADER_V2_BYTES + v1.len() - HEADER_BYTES],
+        v1[HEADER_BYTES..]
+    );
+    let (a, b) = (
+        PolicyNet::from_bytes(&v2).expect("v2"),
+        PolicyNet::from_bytes(&v1).expect("v1"),
+    );
+    assert!(a.has_value() && !b.has_value());
+    let bytes = random_bytes(19, 5);
+    let (mut wa, mut wb) = (a.workspace(19, 1), b.workspace(19, 1));
+    assert_eq!(
+        evaluate(&a, &mut wa, 19, &bytes),
+        evaluate(&b, &mut wb, 19, &bytes)
+    );
+}
+
+#[test]
+fn version_2_survives_the_file_format() {
+    let weights = Weights::random_with_value(5, 2, 3, 4, 12);
+    let bytes = weights.to_bytes();
+    let shape = Shape {
+        channels: 5,
+        blocks: 2,
+        value: Some((3, 4)),
+        header_bytes: HEADER_V2_BYTES,
+    };
+    assert_eq!(bytes.len(), shape.file_bytes());
+    assert_eq!(Weights::parse(&bytes).expect("parses"), weights);
+    for len in 0..bytes.len() {
+        match PolicyNet::from_bytes(&bytes[..len]) {
+            Err(NetError::Truncated { found, .. }) => assert_eq!(found, len),
+            other => panic!("{len} bytes: {other:?}"),
+        }
+    }
+    let mut longer = bytes.clone();
+    longer.extend([0; 4]);
+    assert!(matches!(
+        PolicyNet::from_bytes(&longer),
+        Err(NetError::TrailingBytes { .. })
+    ));
+}
+
+/// The bytes of a small version 2 network with its heads flags, value channels and value
+/// hidden set to `fields`.
+fn with_v2_fields(fields: [u32; 3]) -> Vec<u8> {
+    let mut bytes = Weights::random_with_value(2, 1, 2, 3, 1).to_bytes();
+    for (i, field) in fields.iter().enumerate() {
+        let at = HEADER_BYTES + 4 * i;
+        bytes[at..at + 4].copy_from_slice(&field.to_le_bytes());
+    }
+    bytes
+}
+
+#[test]
+fn bad_version_2_headers_are_errors() {
+    assert!(PolicyNet::from_bytes(&with_v2_fields([1, 2, 3])).is_ok());
+    for flags in [2, 3, 0x8000_0000] {
+        match PolicyNet::from_bytes(&with_v2_fields([flags, 2, 3])) {
+            Err(e @ NetError::Heads(f)) => {
+                assert_eq!(f, flags);
+                assert!(e.to_string().contains("bit 0"), "{e}");
+            }
+            other => panic!("flags {flags}: {other:?}"),
+        }
+    }
+    let sizes = [
+        [1, 0, 3],
+        [1, 2, 0],
+        [1, 257, 3],
+        [1, 2, 1025],
+        [0, 2, 3],
+        [0, 0, 1],
+    ];
+    for fields in sizes {
+        match PolicyNet::from_bytes(&with_v2_fields(fields)) {
+            Err(e @ NetError::ValueSize { .. }) => assert!(!e.to_string().is_empty()),
+            other => panic!("{fields:?}: {other:?}"),
+        }
+    }
+    // No value head, declared so: a version 2 file of the policy alone.
+    let weights = Weights::random(2, 1, 1);
+    let mut bytes = weights.to_bytes();
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let tail = bytes.split_off(HEADER_BYTES);
+    bytes.extend([0u8; 12]);
+    bytes.extend(tail);
+    let net = PolicyNet::from_bytes(&bytes).expect("a policy-only version 2 file");
+    assert!(!net.has_value());
+    // The largest value head allowed on a header with nothing after it: refused for its
+    // length before anything is allocated.
+    let header = &with_v2_fields([1, 256, 1024])[..HEADER_V2_BYTES];
+    assert!(matches!(
+        PolicyNet::from_bytes(header),
+        Err(NetError::Truncated { .. })
+    ));
+}
+
+#[test]
+fn bad_value_weights_are_errors() {
+    let mut weights = Weights::random_with_value(3, 1, 2, 3, 5);
+    if let Some(value) = weights.value.as_mut() {
+        value.fc1.weights[4] = f32::INFINITY;
+    }
+    match PolicyNet::from_bytes(&weights.to_bytes()) {
+        Err(NetError::NonFinite { tensor }) => assert_eq!(tensor, "value fc1 weights"),
+        other => panic!("{other:?}"),
+    }
+    let mut weights = Weights::random_with_value(3, 1, 2, 3, 5);
+    if let Some(value) = weights.value.as_mut() {
+        value.fc2.bias.push(0.0);
+    }
+    assert!(matches!(
+        PolicyNet::from_weights(&weights),
+        Err(NetError::Shape { .. })
+    ));
 }

@@ -1,0 +1,98 @@
+//! The value head against PyTorch's: `tests/fixtures/value-net/` is a version 2 network of
+//! random weights with a value head, and the logits and value PyTorch computed for some
+//! positions, each with its side to move and komi (format in `docs/policy-net.md`). Logits
+//! and values must agree to 1e-4; a missing fixture fails.
+
+use crate::policy_net::{assert_logits, load_fixture};
+use hoshi::coord::{Color, Move};
+use hoshi::game::Game;
+use hoshi::net::{features, Evaluator, SharedNet};
+use hoshi::rules::Ruleset;
+
+#[test]
+fn value_net_matches_the_training_code() {
+    let (net, cases) = load_fixture("value-net");
+    assert!(net.has_value(), "the value-net fixture has a value head");
+    let mut ws = net.workspace(19, 1);
+    let mut spread = (1.0f32, 0.0f32);
+    for case in &cases {
+        let expected = case
+            .value
+            .as_ref()
+            .unwrap_or_else(|| panic!("line {}: no value line", case.line));
+        let mut logits = vec![0.0; case.size * case.size];
+        let mut value = [0.0];
+        let komi = [expected.mover_komi()];
+        net.forward_value(
+            case.size,
+            &[&case.bytes],
+            &komi,
+            &mut ws,
+            &mut logits,
+            &mut value,
+        );
+        assert_logits(case, &logits);
+        assert!(
+            (value[0] - expected.value).abs() <= 1e-4,
+            "position of line {}: value {:.8e}, PyTorch {:.8e}",
+            case.line,
+            value[0],
+            expected.value
+        );
+        spread = (spread.0.min(value[0]), spread.1.max(value[0]));
+    }
+    // Values stuck at 0 or 1 would not show a wrong pooling.
+    assert!(spread.1 - spread.0 > 0.3, "values within {spread:?}");
+}
+
+/// `Evaluator::evaluate` gives the policy `policy` gives and the value of the network's own
+/// forward pass with the komi the side to move receives: Black's komi for White, its
+/// negation for Black.
+#[test]
+fn the_evaluator_gives_the_value_for_the_side_to_move() {
+    let (net, _) = load_fixture("value-net");
+    let shared = SharedNet::new(net);
+    assert!(shared.has_value());
+    let mut game = Game::new(9, Ruleset::FRENCH, 6.5).expect("a game");
+    for (color, point) in [(Color::Black, (2, 2)), (Color::White, (6, 6))] {
+        let p = game
+            .board()
+            .geometry()
+            .point(hoshi::coord::Vertex::new(point.0, point.1));
+        game.play(color, Move::Play(p)).expect("legal");
+    }
+    let mut evaluator = Evaluator::new(&shared, 9);
+    let recent: Vec<Move> = game.recent_moves(features::HISTORY).collect();
+    let mut ws = shared.net().workspace(9, 1);
+    for (color, mover_komi) in [(Color::Black, -6.5), (Color::White, 6.5)] {
+        let mut policy = vec![0.0; 81];
+        let value = evaluator.evaluate(game.board(), color, &recent, 6.5, &mut policy);
+        let mut alone = vec![0.0; 81];
+        assert!(evaluator.policy(game.board(), color, &recent, &mut alone));
+        assert_eq!(policy, alone, "{color:?}");
+        let mut bytes = vec![0; 81];
+        features::encode(game.board(), color, &recent, &mut bytes);
+        let (mut logits, mut expected) = (vec![0.0; 81], [0.0]);
+        let komi = [mover_komi];
+        shared
+            .net()
+            .forward_value(9, &[&bytes], &komi, &mut ws, &mut logits, &mut expected);
+        assert_eq!(value, Some(expected[0]), "{color:?}");
+    }
+}
+
+/// A network without a value head (the version 1 fixture) still gives its policy, and no
+/// value.
+#[test]
+fn a_policy_network_gives_no_value() {
+    let (net, _) = load_fixture("policy-net");
+    let shared = SharedNet::new(net);
+    assert!(!shared.has_value());
+    let game = Game::new(13, Ruleset::FRENCH, 7.5).expect("a game");
+    let mut policy = vec![0.0; 169];
+    let mut evaluator = Evaluator::new(&shared, 13);
+    let value = evaluator.evaluate(game.board(), Color::Black, &[], 7.5, &mut policy);
+    assert_eq!(value, None);
+    let sum: f32 = policy.iter().sum();
+    assert!((sum - 1.0).abs() < 1e-4, "the policy sums to {sum}");
+}
