@@ -52,6 +52,9 @@ pub struct Settings {
     /// The policy network (`--policy-net`): the embedded one unless told otherwise, `None`
     /// to search without it.
     pub net: Option<SharedNet>,
+    /// Moves at the start of a game drawn by their playouts rather than the best
+    /// ([`Overrides::opening_moves`]): self-play's variety. 0 in play.
+    pub opening_moves: usize,
 }
 
 impl Default for Settings {
@@ -71,6 +74,7 @@ impl Default for Settings {
             live_gfx: false,
             params: Params::default(),
             net: Some(SharedNet::embedded()),
+            opening_moves: 0,
         }
     }
 }
@@ -89,6 +93,7 @@ impl Settings {
             max_memory: usize::try_from(self.max_memory_mb.saturating_mul(1 << 20)).ok(),
             params: self.params,
             net: self.net,
+            opening_moves: self.opening_moves,
         }
     }
 }
@@ -304,6 +309,11 @@ impl Engine {
             Choice::Resign => self.resigned = Some(color),
         }
         choice
+    }
+
+    /// The result of the player's last search, if it searches.
+    pub fn last_search(&self) -> Option<&SearchResult> {
+        self.player.last_search()
     }
 
     /// Searches the position for `color` without playing, `watch` seeing the search until it

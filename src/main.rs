@@ -122,6 +122,10 @@ enum Subcommand {
     /// of go-games/AI) into the positions and results the network is trained on
     /// (docs/policy-net.md).
     Dataset(hoshi::cmd::dataset::DatasetArgs),
+    /// Play games against itself in numbered, seeded shards that resume where they stopped,
+    /// writing each move with its search's visits (training data for the networks). The
+    /// engine's options (--policy-net, --param, --rules, --threads, --seed) apply.
+    Selfplay(hoshi::cmd::selfplay::SelfplayArgs),
 }
 
 /// A command-line value out of its range (clap names the option and the value).
@@ -210,6 +214,7 @@ impl Cli {
             live_gfx: self.live_gfx,
             params: self.params(),
             net,
+            opening_moves: 0,
         }
     }
 }
@@ -239,7 +244,7 @@ fn main() -> ExitCode {
         Some(Subcommand::Match(args)) => return hoshi::cmd::arena::command(args),
         Some(Subcommand::Analyze(args)) => return hoshi::cmd::review::command(args),
         Some(Subcommand::Dataset(args)) => return hoshi::cmd::dataset::command(args),
-        None => {}
+        Some(Subcommand::Selfplay(_)) | None => {}
     }
     let net = match cli.net() {
         Ok(net) => net,
@@ -249,6 +254,9 @@ fn main() -> ExitCode {
         }
     };
     let settings = cli.settings(net);
+    if let Some(Subcommand::Selfplay(args)) = &cli.command {
+        return hoshi::cmd::selfplay::command(args, &settings);
+    }
     log::info!(
         "hoshi {}: {} rules, komi {}, {}x{}, {} level, seed {}",
         env!("CARGO_PKG_VERSION"),

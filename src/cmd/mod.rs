@@ -1,8 +1,10 @@
 //! The subcommands beside GTP: `hoshi match` ([`arena`]: games between two GTP engines),
 //! `hoshi analyze` ([`review`]: a game searched move by move, written back as SGF) and
 //! `hoshi dataset` ([`dataset`]: strong players' games as training positions for the policy
-//! network).
+//! network) and `hoshi selfplay` ([`selfplay`]: hoshi's games against itself, with its
+//! search's view of each move, for the networks to learn from).
 
 pub mod arena;
 pub mod dataset;
 pub mod review;
+pub mod selfplay;

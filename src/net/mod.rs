@@ -5,15 +5,17 @@
 //! when the network has a value head, the side to move's probability of winning; an
 //! [`Evaluator`] does both for one thread, with buffers it keeps.
 
+pub mod cache;
 mod conv;
 pub mod features;
 pub mod model;
 
 use crate::board::Board;
 use crate::coord::{Color, Move};
+use cache::Cache;
 pub use model::{NetError, PolicyNet, Workspace};
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The network hoshi ships with, built into the binary so that `cargo install` gives one
 /// self-contained file (`weights/policy.hnet`; docs/policy-net.md says how it was trained).
@@ -79,6 +81,8 @@ pub struct Evaluator {
     workspace: Workspace,
     input: Vec<u8>,
     logits: Vec<f32>,
+    /// Evaluations kept by position, shared with other evaluators ([`Evaluator::with_cache`]).
+    cache: Option<Arc<Cache>>,
 }
 
 impl Evaluator {
@@ -88,7 +92,86 @@ impl Evaluator {
             net: *net,
             input: Vec::with_capacity(max_size * max_size),
             logits: Vec::with_capacity(max_size * max_size),
+            cache: None,
         }
+    }
+
+    /// The evaluator, answering from `cache` what it holds and keeping there what it
+    /// computes ([`Evaluator::evaluate_at`]).
+    pub fn with_cache(mut self, cache: Arc<Cache>) -> Evaluator {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// [`Evaluator::evaluate`] for several komis at once (`komis`: Black's area komi each),
+    /// their values into `values` (one each) when the network has a value head, which it
+    /// returns; one forward pass for all, or none when the cache has every one.
+    ///
+    /// # Panics
+    /// If `values` is shorter than `komis`.
+    pub fn evaluate_at(
+        &mut self,
+        board: &Board,
+        color: Color,
+        recent: &[Move],
+        komis: &[f64],
+        policy_out: &mut [f32],
+        values: &mut [f32],
+    ) -> bool {
+        let net = self.net.net();
+        let has_value = net.has_value();
+        // A network without a value head answers the same whatever the komi.
+        let mover_komi = |komi: f64| match (has_value, color) {
+            (false, _) => 0.0,
+            (true, Color::White) => komi as f32,
+            (true, Color::Black) => -komi as f32,
+        };
+        self.encode(board, color, recent);
+        if let Some(cache) = &self.cache {
+            let mut hits = 0;
+            for (&komi, value) in komis.iter().zip(values.iter_mut()) {
+                match cache.get(Cache::key(&self.input, mover_komi(komi)), policy_out) {
+                    Some(found) => {
+                        *value = found.unwrap_or(0.5);
+                        hits += 1;
+                    }
+                    None => break,
+                }
+            }
+            if hits == komis.len() && hits > 0 {
+                return has_value;
+            }
+        }
+        let size = board.size();
+        if has_value {
+            let first = komis.first().map_or(0.0, |&k| mover_komi(k));
+            let mut value = [0.0];
+            let inputs = [self.input.as_slice()];
+            net.forward_value(
+                size,
+                &inputs,
+                &[first],
+                &mut self.workspace,
+                &mut self.logits,
+                &mut value,
+            );
+            if let Some(slot) = values.first_mut() {
+                *slot = value[0];
+            }
+            for (&komi, value) in komis.iter().zip(values.iter_mut()).skip(1) {
+                *value = net.value_again(size, &mut self.workspace, mover_komi(komi));
+            }
+        } else {
+            net.forward(size, &[&self.input], &mut self.workspace, &mut self.logits);
+        }
+        self.softmax(policy_out);
+        if let Some(cache) = &self.cache {
+            for (&komi, &value) in komis.iter().zip(values.iter()) {
+                let key = Cache::key(&self.input, mover_komi(komi));
+                cache.put(key, policy_out, has_value.then_some(value));
+            }
+        }
+        has_value
     }
 
     /// The network's probability of each point (in its order: `row * size + col`) for

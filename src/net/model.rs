@@ -678,6 +678,26 @@ impl PolicyNet {
         }
     }
 
+    /// The value head once more on the trunk of the first position of the last
+    /// [`PolicyNet::forward_value`] with `ws`, for another komi: the komi enters only the
+    /// head's last layers, so that a search counting with two komis (dynamic komi's and the
+    /// real one) pays one trunk for both.
+    ///
+    /// # Panics
+    /// If the network has no value head, or `ws` has not run [`PolicyNet::forward_value`]
+    /// on a board of `size`.
+    pub fn value_again(&self, size: usize, ws: &mut Workspace, mover_komi: f32) -> f32 {
+        let head = self.value.as_ref().expect("value_again needs a value head");
+        let act_len = conv::grid_points(size) * self.stem.out_stride();
+        let grid = Grid {
+            size,
+            stride: self.stem.out_stride(),
+            channels: self.channels,
+            act: &ws.current[..act_len],
+        };
+        value_of(head, &grid, mover_komi, &mut ws.value)
+    }
+
     /// Runs the stem and the blocks, leaving each position's last activations in
     /// `ws.current`, and the policy head into `logits`.
     fn trunk_and_policy(

@@ -142,6 +142,10 @@ pub struct Overrides {
     /// The policy network the search's priors use (`--policy-net`), at the levels and sizes
     /// that take its advice ([`LevelSettings::network`]) and in analysis.
     pub net: Option<SharedNet>,
+    /// The first moves of a game are drawn among the good candidates by their playouts
+    /// (temperature 1), whatever the level: self-play's games must differ from one another
+    /// (AlphaGo Zero draws its first 30 moves so). 0 for none.
+    pub opening_moves: usize,
 }
 
 /// The Monte Carlo player.
@@ -221,11 +225,6 @@ impl MctsPlayer {
         &self.settings.search.params
     }
 
-    /// The last search's result (for analysis and logs).
-    pub fn last_result(&self) -> Option<&SearchResult> {
-        self.last.as_ref()
-    }
-
     /// The budget of the next move: `--time` if given (yet never more than the clock's
     /// ceiling: a fixed time per move must not lose on time); else the level's (or
     /// `--playouts`), kept within what the clock allows; a timed level without a clock
@@ -303,8 +302,18 @@ impl MctsPlayer {
         result
     }
 
+    /// The temperature of the move after `moves_played` moves: the level's, or 1 in the
+    /// opening that [`Overrides::opening_moves`] asks to vary.
+    fn temperature(&self, moves_played: usize) -> f64 {
+        if moves_played < self.overrides.opening_moves {
+            1.0
+        } else {
+            self.settings.temperature
+        }
+    }
+
     /// Draws a move among the candidates by playouts^(1/temperature).
-    fn draw(&mut self, result: &SearchResult) -> Move {
+    fn draw(&mut self, result: &SearchResult, temperature: f64) -> Move {
         if result.best == Move::Pass {
             return Move::Pass;
         }
@@ -318,12 +327,7 @@ impl MctsPlayer {
             .candidates
             .iter()
             .filter(|c| c.mv != Move::Pass && c.visits > 0 && c.visits >= floor)
-            .map(|c| {
-                (
-                    c.mv,
-                    f64::from(c.visits).powf(1.0 / self.settings.temperature),
-                )
-            })
+            .map(|c| (c.mv, f64::from(c.visits).powf(1.0 / temperature)))
             .collect();
         let total: f64 = pool.iter().map(|&(_, w)| w).sum();
         if total <= 0.0 {
@@ -431,6 +435,10 @@ fn cleanup_choice(
 }
 
 impl Player for MctsPlayer {
+    fn last_search(&self) -> Option<&SearchResult> {
+        self.last.as_ref()
+    }
+
     fn set_level(&mut self, level: Level) {
         self.change_level(level);
     }
@@ -468,6 +476,8 @@ impl Player for MctsPlayer {
         watch: Watch<'_>,
     ) -> Choice {
         self.fit_to(game.size());
+        // A move chosen without a search (a pass that wins) has no search to show.
+        self.last = None;
         // Cleanup takes the opponent's dead stones off the board, then passes as soon as the
         // opponent does; with none left to take it plays like `genmove`.
         let targets = if mode == Mode::Cleanup {
@@ -503,8 +513,9 @@ impl Player for MctsPlayer {
             100.0 * result.search_winrate
         );
         let resign = mode == Mode::Play && self.should_resign(game, color, &result);
-        let mut mv = if self.settings.temperature > 0.0 && mode != Mode::Regression {
-            self.draw(&result)
+        let temperature = self.temperature(game.move_number());
+        let mut mv = if temperature > 0.0 && mode != Mode::Regression {
+            self.draw(&result, temperature)
         } else {
             result.best
         };
@@ -595,7 +606,7 @@ mod tests {
         for (class, size) in [(2, 19), (0, 9), (2, 19)] {
             let game = Game::new(size, Ruleset::FRENCH, 7.5).unwrap();
             player.choose(&game, Color::Black, Mode::Play, &clock);
-            let playouts = player.last_result().map(|r| r.playouts);
+            let playouts = player.last_search().map(|r| r.playouts);
             assert_eq!(
                 playouts,
                 Some(INTERMEDIATE_PLAYOUTS[class]),

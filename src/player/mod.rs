@@ -130,6 +130,12 @@ pub trait Player {
     /// Changes the playing strength (players without levels ignore it).
     fn set_level(&mut self, _level: Level) {}
 
+    /// The result of the player's last search (its root moves' visits are what self-play
+    /// learns from); `None` for players that do not search.
+    fn last_search(&self) -> Option<&SearchResult> {
+        None
+    }
+
     /// The time the player would think on `color`'s next move (what `hoshi-time_budget`
     /// shows); `None` for a player that does not think by time.
     fn time_budget(&self, _game: &Game, _color: Color, _clock: &Clock) -> Option<Duration> {

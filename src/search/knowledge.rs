@@ -5,7 +5,7 @@
 //!   tried them (progressive bias): the hand-made priors ([`HandMade`]) and the policy
 //!   network's ([`NetworkPrior`]), each with its own named weights in [`Params`].
 //! * A [`LeafEvaluator`] says who is winning at a leaf of the tree: the playouts
-//!   ([`Playouts`]) today, a value network or a mix of the two behind the same call.
+//!   ([`Playouts`]), the network's value ([`NetworkValue`]) or a mix of the two ([`Mix`]).
 //!
 //! The search sees only these traits and a [`Knowledge`], the factory it is given, which
 //! makes one set of them for each search thread ([`ThreadKnowledge`]): the search never
@@ -18,9 +18,11 @@ use super::playout::{self, Forbidden, MoveRecord};
 use super::priors::Priors;
 use crate::board::Board;
 use crate::coord::{Color, Move};
+use crate::net::cache::Cache;
 use crate::net::{features, Evaluator, SharedNet};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
+use std::sync::Arc;
 
 /// A position the search asks about.
 #[derive(Clone, Copy)]
@@ -176,14 +178,43 @@ pub trait Knowledge: Send + Sync {
 }
 
 /// The knowledge of the search as it plays: the hand-made priors (or the even prior alone),
-/// the policy network's prior where it plays, and the playouts.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// the network's prior where it plays, and the playouts, the network's value or their mix
+/// ([`super::params::NetValue`]) at the leaves. Its threads share one cache of network evaluations, which
+/// lives as long as this knowledge (the search keeps it from move to move).
 pub struct Standard {
-    pub params: Params,
+    params: Params,
     /// The hand-made priors; without them every move starts with the even prior alone (and
     /// the network is not asked either).
-    pub priors: bool,
-    pub net: Option<SharedNet>,
+    priors: bool,
+    net: Option<SharedNet>,
+    cache: Option<Arc<Cache>>,
+}
+
+impl Standard {
+    pub fn new(params: Params, priors: bool, net: Option<SharedNet>) -> Standard {
+        let cache = net.map(|_| Arc::new(Cache::new(params.value.cache)));
+        Standard {
+            params,
+            priors,
+            net,
+            cache,
+        }
+    }
+
+    /// The network, if it plays on boards of `size`.
+    fn net_for(&self, size: usize) -> Option<SharedNet> {
+        self.net
+            .filter(|_| self.priors && size >= self.params.net.min_size)
+    }
+
+    /// An evaluator of `net` for boards of `size`, sharing the knowledge's cache.
+    fn evaluator(&self, net: SharedNet, size: usize) -> Evaluator {
+        let evaluator = Evaluator::new(&net, size);
+        match &self.cache {
+            Some(cache) => evaluator.with_cache(Arc::clone(cache)),
+            None => evaluator,
+        }
+    }
 }
 
 impl Knowledge for Standard {
@@ -192,16 +223,38 @@ impl Knowledge for Standard {
             weights: self.params.priors,
             enabled: self.priors,
         })];
-        let net = self
-            .net
-            .filter(|_| self.priors && size >= self.params.net.min_size);
+        let playouts = Playouts::new(&self.params, seed);
+        let net = self.net_for(size);
+        let value = net.filter(|n| n.has_value() && self.params.value.mix > 0.0);
         if let Some(net) = net {
-            priors.push(Box::new(NetworkPrior::new(net, size, self.params.net)));
+            // A network that judges the leaves has evaluated a node's position before it
+            // expands: its policy is in the cache, and comes at once.
+            let timing = match value {
+                Some(_) => Timing::AtExpansion,
+                None => Timing::After(self.params.net.after),
+            };
+            let evaluator = self.evaluator(net, size);
+            priors.push(Box::new(NetworkPrior::new(
+                evaluator,
+                timing,
+                self.params.net,
+            )));
         }
-        ThreadKnowledge {
-            priors,
-            leaf: Box::new(Playouts::new(&self.params, seed)),
-        }
+        let leaf: Box<dyn LeafEvaluator> = match value {
+            None => Box::new(playouts),
+            Some(net) => {
+                let network = NetworkValue::new(self.evaluator(net, size));
+                match self.params.value.mix {
+                    share if share >= 1.0 => Box::new(network),
+                    share => Box::new(Mix {
+                        network,
+                        playouts,
+                        share,
+                    }),
+                }
+            }
+        };
+        ThreadKnowledge { priors, leaf }
     }
 }
 
@@ -238,38 +291,36 @@ impl PriorSource for HandMade {
 /// [`NetPrior::games`]`·√p` virtual wins, nothing under [`NetPrior::floor`].
 pub struct NetworkPrior {
     evaluator: Evaluator,
+    timing: Timing,
     weights: NetPrior,
     probabilities: Vec<f32>,
-    recent: Vec<Move>,
 }
 
 impl NetworkPrior {
-    pub fn new(net: SharedNet, size: usize, weights: NetPrior) -> NetworkPrior {
+    pub fn new(evaluator: Evaluator, timing: Timing, weights: NetPrior) -> NetworkPrior {
         NetworkPrior {
-            evaluator: Evaluator::new(&net, size),
+            evaluator,
+            timing,
             weights,
-            probabilities: vec![0.0; size * size],
-            recent: Vec::with_capacity(features::HISTORY),
+            probabilities: Vec::new(),
         }
     }
 }
 
 impl PriorSource for NetworkPrior {
     fn timing(&self) -> Timing {
-        Timing::After(self.weights.after)
+        self.timing
     }
 
     fn add_priors(&mut self, position: &Position<'_>, moves: &[Move], priors: &mut [Prior]) {
         let board = position.board;
         self.probabilities.resize(board.size() * board.size(), 0.0);
-        self.recent.clear();
-        self.recent.extend_from_slice(position.recent);
-        self.evaluator.policy(
-            board,
-            position.to_move,
-            &self.recent,
-            &mut self.probabilities,
-        );
+        // With the komi the leaves are judged by, so that a leaf's evaluation is the entry.
+        let (komi, mut value) = ([position.komi], [0.0]);
+        let (color, recent) = (position.to_move, position.recent);
+        let probabilities = &mut self.probabilities;
+        self.evaluator
+            .evaluate_at(board, color, recent, &komi, probabilities, &mut value);
         for (&mv, prior) in moves.iter().zip(priors) {
             if let Move::Play(p) = mv {
                 let probability = f64::from(self.probabilities[features::point_index(board, p)]);
@@ -321,5 +372,80 @@ impl LeafEvaluator for Playouts {
             (leaf.komi, leaf.search_komi),
             leaf.tally,
         )
+    }
+}
+
+/// The network's value at the leaves: its winning chances for the side to move, by both
+/// komis (one forward pass; the cache often has it).
+pub struct NetworkValue {
+    evaluator: Evaluator,
+    policy: Vec<f32>,
+    recent: Vec<Move>,
+}
+
+impl NetworkValue {
+    pub fn new(evaluator: Evaluator) -> NetworkValue {
+        NetworkValue {
+            evaluator,
+            policy: Vec::new(),
+            recent: Vec::with_capacity(features::HISTORY),
+        }
+    }
+}
+
+impl LeafEvaluator for NetworkValue {
+    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
+        let board = &*leaf.board;
+        self.policy.resize(board.size() * board.size(), 0.0);
+        self.recent.clear();
+        self.recent.extend(leaf.recent(features::HISTORY));
+        let both = [leaf.search_komi, leaf.komi];
+        let komis = if leaf.search_komi == leaf.komi {
+            &both[..1]
+        } else {
+            &both[..]
+        };
+        let mut values = [0.5; 2];
+        let color = leaf.to_move;
+        self.evaluator.evaluate_at(
+            board,
+            color,
+            &self.recent,
+            komis,
+            &mut self.policy,
+            &mut values,
+        );
+        let real = values[komis.len() - 1];
+        let black = |v: f32| match color {
+            Color::Black => f64::from(v),
+            Color::White => 1.0 - f64::from(v),
+        };
+        Evaluation {
+            black_search: black(values[0]),
+            black_real: black(real),
+            black_margin: None,
+        }
+    }
+}
+
+/// The network's value and a playout together (AlphaGo's mix): `share` of the network's,
+/// the rest the playout's; the playout's margin, ownership and stones as they are.
+pub struct Mix {
+    pub network: NetworkValue,
+    pub playouts: Playouts,
+    pub share: f64,
+}
+
+impl LeafEvaluator for Mix {
+    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
+        // The network first: the playout plays on the leaf's board.
+        let network = self.network.evaluate(leaf);
+        let played = self.playouts.evaluate(leaf);
+        let mix = |n: f64, p: f64| self.share * n + (1.0 - self.share) * p;
+        Evaluation {
+            black_search: mix(network.black_search, played.black_search),
+            black_real: mix(network.black_real, played.black_real),
+            black_margin: played.black_margin,
+        }
     }
 }

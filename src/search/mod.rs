@@ -90,12 +90,8 @@ impl Default for SearchConfig {
 
 impl SearchConfig {
     /// The knowledge these settings describe.
-    fn standard(&self) -> Standard {
-        Standard {
-            params: self.params,
-            priors: self.priors,
-            net: self.net,
-        }
+    fn standard(&self) -> Arc<dyn Knowledge> {
+        Arc::new(Standard::new(self.params, self.priors, self.net))
     }
 }
 
@@ -259,8 +255,11 @@ impl Progress<'_> {
 /// A search that keeps its tree from one move to the next.
 pub struct Search {
     config: SearchConfig,
-    /// Knowledge given in place of the config's standard one ([`Search::set_knowledge`]).
-    given: Option<Arc<dyn Knowledge>>,
+    /// What the threads are made with: the config's standard knowledge, kept as long as the
+    /// config (with its cache of network evaluations), or one given
+    /// ([`Search::set_knowledge`]).
+    knowledge: Arc<dyn Knowledge>,
+    given: bool,
     tree: Option<Tree>,
     /// The game the tree was built for: its moves and settings, to find the new root.
     tree_game: Option<TreeKey>,
@@ -276,8 +275,9 @@ pub struct Search {
 impl Search {
     pub fn new(config: SearchConfig, seed: u64) -> Search {
         Search {
+            knowledge: config.standard(),
             config,
-            given: None,
+            given: false,
             tree: None,
             tree_game: None,
             seed,
@@ -291,7 +291,8 @@ impl Search {
     /// (the config's tuning, threads and memory still apply): another evaluator, or a fake
     /// one in a test. Drops the tree.
     pub fn set_knowledge(&mut self, knowledge: Arc<dyn Knowledge>) {
-        self.given = Some(knowledge);
+        self.knowledge = knowledge;
+        self.given = true;
         self.forget();
     }
 
@@ -323,6 +324,9 @@ impl Search {
     pub fn set_config(&mut self, config: SearchConfig) {
         if config != self.config {
             self.config = config;
+            if !self.given {
+                self.knowledge = config.standard();
+            }
             self.forget();
         }
     }
@@ -370,14 +374,6 @@ impl Search {
         self.search(game, color, budget, &AtomicBool::new(false), Some(watch))
     }
 
-    /// The knowledge the threads are made with.
-    fn knowledge(&self) -> Arc<dyn Knowledge> {
-        match &self.given {
-            Some(knowledge) => Arc::clone(knowledge),
-            None => Arc::new(self.config.standard()),
-        }
-    }
-
     fn search(
         &mut self,
         game: &Game,
@@ -387,7 +383,7 @@ impl Search {
         watch: Option<Watch<'_>>,
     ) -> SearchResult {
         let started = Instant::now();
-        let knowledge = self.knowledge();
+        let knowledge = Arc::clone(&self.knowledge);
         let mut root = Root::of(game, color, self.forbidden, self.komi_shift);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -65,6 +65,8 @@ pub struct Params {
     pub priors: PriorWeights,
     /// How the policy network's probabilities become priors, beside the hand-made ones.
     pub net: NetPrior,
+    /// How the network's value judges the leaves, beside or instead of the playouts.
+    pub value: NetValue,
     /// Search: how far apart (in points) the komi shift of the kept tree's search and that
     /// of the new one may be for the tree to be kept (dynamic komi moves it a point at a
     /// time; a tree is worth more than the small bias of its old statistics).
@@ -123,6 +125,7 @@ impl Default for Params {
             playout: PlayoutPolicy::HEAVY,
             priors: PriorWeights::default(),
             net: NetPrior::default(),
+            value: NetValue::default(),
             reuse_shift: 1.0,
             dynamic_komi: DynamicKomi::default(),
             draw_share: 10,
@@ -273,6 +276,31 @@ pub struct NetPrior {
     /// gets at most 8 of [`NetPrior::games`]' virtual wins, noise beside the hand-made
     /// priors, and leaving it out spares the tree's counts an add per child.
     pub floor: f64,
+}
+
+/// The network's value as the leaf evaluator (when the network has a value head): a leaf's
+/// evaluation is `mix · v + (1 − mix) · z`, `v` the network's winning chances and `z` the
+/// playout's result (AlphaGo's λ; it found 0.5 better than either alone). At 0 the
+/// playouts judge alone, as they did before there was a value head; at 1 the network alone
+/// (Leela Zero, KataGo), and no playout is played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NetValue {
+    /// The network's share `mix` of a leaf's evaluation, from 0 to 1.
+    pub mix: f64,
+    /// Evaluations kept by position (Leela Zero's `NNCache`), shared by a search's threads
+    /// and kept from one move to the next: a leaf's evaluation gives the policy of its
+    /// children when it expands, and the tree meets positions again. About 1.5 KB each on
+    /// 19×19, so the default is about 30 MB.
+    pub cache: usize,
+}
+
+impl Default for NetValue {
+    fn default() -> Self {
+        NetValue {
+            mix: 0.0,
+            cache: 20_000,
+        }
+    }
 }
 
 impl Default for NetPrior {
@@ -596,6 +624,8 @@ table! {
     "net_after" => net.after in 0..=u32::MAX;
     "net_min_size" => net.min_size in 2..=usize::MAX;
     "net_floor" => net.floor in SHARE;
+    "value_mix" => value.mix in SHARE;
+    "net_cache" => value.cache in 1..=usize::MAX;
     "reuse_shift" => reuse_shift in AT_LEAST_0;
     "dynkomi_handicap" => dynamic_komi.handicap in false..=true;
     "dynkomi_giving_stone" => dynamic_komi.giving_stone in AT_LEAST_0;
@@ -654,7 +684,12 @@ mod tests {
                 Kind::Count => (value.parse::<u64>().unwrap() + 1).to_string(),
                 Kind::Number => {
                     let x: f64 = value.parse().unwrap();
-                    (if x >= 1.0 { x + 1.0 } else { x / 2.0 }).to_string()
+                    let changed = match x {
+                        x if x >= 1.0 => x + 1.0,
+                        0.0 => 0.5,
+                        x => x / 2.0,
+                    };
+                    changed.to_string()
                 }
             };
             params.set(key, &other).unwrap();

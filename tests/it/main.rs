@@ -23,6 +23,7 @@ mod policy_net;
 mod random_games;
 mod review;
 mod search;
+mod selfplay;
 mod sgf;
 mod soak;
 mod superko;

@@ -1,0 +1,288 @@
+//! How well the network's value and the playouts judge positions of games whose result is
+//! known: the held-out 9-dan games that `hoshi dataset` keeps out of training (or the
+//! programs' games of `go-games/AI`, none of which the value learnt from), a position every
+//! `--every` moves. For each, the network's winning chances for the side to move, and the
+//! share of heavy playouts it wins in the same time (the playouts run for as long as the
+//! network took on that position). Reported by phase: positions, mean squared error of the
+//! chances against the result (1 won, 0 lost), and how often they name the winner (above ½).
+//!
+//!     cargo run --release --example value -- --games go-games/Tom
+//!     cargo run --release --example value -- --games go-games/AI --net other.hnet --max-games 200
+//!
+//! `--times K` gives the playouts K times the network's time as well (several K: repeat it).
+
+use hoshi::cmd::dataset::{self, Tally, Winner};
+use hoshi::coord::{Color, Move};
+use hoshi::game::Game;
+use hoshi::net::{features, Evaluator, PolicyNet, SharedNet};
+use hoshi::search::playout::{self, Forbidden, PlayoutPolicy};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Phases of the game: moves 1–50, 51–150, 151 on.
+const PHASES: [(usize, usize, &str); 3] = [
+    (1, 50, "moves 1-50"),
+    (51, 150, "moves 51-150"),
+    (151, usize::MAX, "moves 151+"),
+];
+
+struct Options {
+    games: PathBuf,
+    net: Option<PathBuf>,
+    max_games: usize,
+    every: usize,
+    held_out_every: u32,
+    times: Vec<u32>,
+}
+
+fn options() -> Result<Options, String> {
+    let mut o = Options {
+        games: PathBuf::new(),
+        net: None,
+        max_games: usize::MAX,
+        every: 10,
+        held_out_every: 100,
+        times: vec![1],
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--games" => o.games = PathBuf::from(value()?),
+            "--net" => o.net = Some(PathBuf::from(value()?)),
+            "--max-games" => o.max_games = value()?.parse().map_err(|_| "--max-games N")?,
+            "--every" => o.every = value()?.parse().map_err(|_| "--every N")?,
+            "--times" => o.times.push(value()?.parse().map_err(|_| "--times K")?),
+            "--held-out-every" => {
+                o.held_out_every = value()?.parse().map_err(|_| "--held-out-every N")?
+            }
+            _ => return Err(format!("unknown argument {flag}")),
+        }
+    }
+    if o.games.as_os_str().is_empty() {
+        return Err("--games DIR (go-games/Tom or go-games/AI) is required".into());
+    }
+    o.every = o.every.max(1);
+    Ok(o)
+}
+
+/// Squared errors and hits of one judge, per phase.
+#[derive(Default, Clone, Copy)]
+struct Score {
+    positions: f64,
+    squared: f64,
+    named: f64,
+    /// Playouts spent (for the playout judges).
+    playouts: f64,
+}
+
+impl Score {
+    fn add(&mut self, chances: f64, won: bool) {
+        let target = if won { 1.0 } else { 0.0 };
+        self.positions += 1.0;
+        self.squared += (chances - target).powi(2);
+        // Even chances name nobody: half a hit.
+        self.named += match chances.partial_cmp(&0.5) {
+            Some(std::cmp::Ordering::Equal) | None => 0.5,
+            Some(std::cmp::Ordering::Greater) => f64::from(u8::from(won)),
+            Some(std::cmp::Ordering::Less) => f64::from(u8::from(!won)),
+        };
+    }
+}
+
+fn main() -> ExitCode {
+    let o = match options() {
+        Ok(o) => o,
+        Err(why) => {
+            eprintln!("value: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let net = match &o.net {
+        None => SharedNet::embedded(),
+        Some(path) => match PolicyNet::load(path) {
+            Ok(net) => SharedNet::new(net),
+            Err(why) => {
+                eprintln!("value: {}: {why}", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    if !net.has_value() {
+        eprintln!("value: the network has no value head");
+        return ExitCode::FAILURE;
+    }
+    let games = match dataset::games(&o.games) {
+        Ok(g) => g,
+        Err(why) => {
+            eprintln!("value: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Every game of go-games/AI is held out: the value never learnt from them.
+    let all = games.layout == dataset::Layout::Ai;
+    let held_out = games
+        .games
+        .iter()
+        .filter(|g| g.outcome.winner != Winner::Unknown)
+        .filter(|g| all || dataset::is_held_out(g.line, o.held_out_every))
+        .take(o.max_games);
+    let mut judge = Judge {
+        evaluator: Evaluator::new(&net, 19),
+        policy: vec![0.0; 361],
+        recent: Vec::new(),
+        rng: SmallRng::seed_from_u64(1),
+        moves: Vec::new(),
+        times: o.times.clone(),
+        scores: vec![[Score::default(); 3]; 1 + o.times.len()],
+        net_time: Duration::ZERO,
+    };
+    let mut tally = Tally::default();
+    let mut played = 0;
+    for record in held_out {
+        played += 1;
+        let komi = f64::from(record.outcome.komi2) / 2.0;
+        let winner = match record.outcome.winner {
+            Winner::Black => Color::Black,
+            _ => Color::White,
+        };
+        let _ = dataset::replay(&record.moves, record.line, &mut tally, |game, color, _| {
+            if game.move_number() % o.every == 0 {
+                judge.position(game, color, komi, color == winner);
+            }
+            Ok(())
+        });
+    }
+    report(&judge, played);
+    ExitCode::SUCCESS
+}
+
+/// The network and the playouts, and what they scored.
+struct Judge {
+    evaluator: Evaluator,
+    policy: Vec<f32>,
+    recent: Vec<Move>,
+    rng: SmallRng,
+    moves: playout::MoveRecord,
+    /// The playouts' time, in multiples of the network's.
+    times: Vec<u32>,
+    /// Per judge (the network, then the playouts at each of `times`), per phase.
+    scores: Vec<[Score; 3]>,
+    net_time: Duration,
+}
+
+impl Judge {
+    /// Judges the position before `color` plays in `game`; `won`: whether `color` won.
+    fn position(&mut self, game: &Game, color: Color, komi: f64, won: bool) {
+        let number = game.move_number() + 1;
+        let phase = PHASES
+            .iter()
+            .position(|&(from, to, _)| (from..=to).contains(&number))
+            .unwrap_or(2);
+        self.recent.clear();
+        self.recent.extend(game.recent_moves(features::HISTORY));
+        let board = game.board();
+        let started = Instant::now();
+        let mut value = [0.5];
+        self.evaluator.evaluate_at(
+            board,
+            color,
+            &self.recent,
+            &[komi],
+            &mut self.policy,
+            &mut value,
+        );
+        let took = started.elapsed();
+        self.net_time += took;
+        self.scores[0][phase].add(f64::from(value[0]), won);
+        for k in 0..self.times.len() {
+            let (chances, playouts) = self.playouts(game, color, komi, took * self.times[k]);
+            let score = &mut self.scores[1 + k][phase];
+            score.add(chances, won);
+            score.playouts += playouts as f64;
+        }
+    }
+
+    /// The share of heavy playouts from the position that `color` wins by `komi`, played
+    /// for `time` (at least one), and how many were played.
+    fn playouts(&mut self, game: &Game, color: Color, komi: f64, time: Duration) -> (f64, u64) {
+        let policy = PlayoutPolicy::HEAVY;
+        let nowhere = Forbidden::default();
+        let last = game.nth_last_move(1);
+        let (mut won, mut played) = (0.0, 0u64);
+        let started = Instant::now();
+        while played == 0 || started.elapsed() < time {
+            let mut board = game.board().clone();
+            self.moves.clear();
+            let end = playout::play_out(
+                &mut board,
+                color,
+                last,
+                &policy,
+                &nowhere,
+                &mut self.rng,
+                &mut self.moves,
+            );
+            let black_margin = f64::from(end.black_lead) - komi;
+            let margin = if color == Color::Black {
+                black_margin
+            } else {
+                -black_margin
+            };
+            won += match margin.partial_cmp(&0.0) {
+                Some(std::cmp::Ordering::Greater) => 1.0,
+                Some(std::cmp::Ordering::Less) => 0.0,
+                _ => 0.5,
+            };
+            played += 1;
+        }
+        (won / played as f64, played)
+    }
+}
+
+fn report(judge: &Judge, games: usize) {
+    let positions: f64 = judge.scores[0].iter().map(|s| s.positions).sum();
+    println!(
+        "{games} games, {positions} positions; the network {:.2} ms a position",
+        judge.net_time.as_secs_f64() * 1000.0 / positions.max(1.0)
+    );
+    println!(
+        "judge                        | phase        | positions |   MSE | winner named | playouts"
+    );
+    let mut names = vec!["value network".to_string()];
+    names.extend(
+        judge
+            .times
+            .iter()
+            .map(|k| format!("playouts, {k}x the network's time")),
+    );
+    for (name, scores) in names.iter().zip(&judge.scores) {
+        let mut all = Score::default();
+        for (score, &(_, _, phase)) in scores.iter().zip(&PHASES) {
+            line(name, phase, score);
+            all.positions += score.positions;
+            all.squared += score.squared;
+            all.named += score.named;
+            all.playouts += score.playouts;
+        }
+        line(name, "all", &all);
+    }
+}
+
+fn line(name: &str, phase: &str, s: &Score) {
+    let n = s.positions.max(1.0);
+    let playouts = if s.playouts > 0.0 {
+        format!("{:.0}", s.playouts / n)
+    } else {
+        String::new()
+    };
+    println!(
+        "{name:<28} | {phase:<12} | {:>9} | {:.4} | {:>11.1}% | {playouts}",
+        s.positions,
+        s.squared / n,
+        100.0 * s.named / n
+    );
+}
