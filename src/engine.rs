@@ -98,6 +98,15 @@ impl Settings {
     }
 }
 
+/// The network's own view of a position ([`Engine::network_view`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetworkView {
+    /// The legal moves of the side to move with their probabilities, most probable first.
+    pub policy: Vec<(Move, f32)>,
+    /// The side to move's winning chances, when the network has a value head.
+    pub value: Option<f32>,
+}
+
 /// A rough score of the game in progress (`estimate_score`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScoreEstimate {
@@ -463,12 +472,27 @@ impl Engine {
     /// probabilities (`hoshi-policy`): every point the rules let it play. `None` when hoshi
     /// plays without a network.
     pub fn policy(&self) -> Option<Vec<(Move, f32)>> {
+        self.network_view().map(|view| view.policy)
+    }
+
+    /// What the network alone says of the position (`hoshi-policy`, `hoshi-evaluate`, as
+    /// KataGo's `kata-raw-nn`): the policy over the legal moves, most probable first, and
+    /// with a value head the side to move's winning chances by the game's komi and handicap
+    /// bonus. `None` when hoshi plays without a network.
+    pub fn network_view(&self) -> Option<NetworkView> {
         let net = self.settings.net?;
         let board = self.game.board();
         let color = self.game.to_move();
         let recent: Vec<Move> = self.game.recent_moves(features::HISTORY).collect();
         let mut probabilities = vec![0.0; board.size() * board.size()];
-        Evaluator::new(&net, board.size()).policy(board, color, &recent, &mut probabilities);
+        let komi = self.game.area_komi();
+        let value = Evaluator::new(&net, board.size()).evaluate(
+            board,
+            color,
+            &recent,
+            komi,
+            &mut probabilities,
+        );
         let mut moves: Vec<(Move, f32)> = board
             .geometry()
             .points()
@@ -481,7 +505,10 @@ impl Engine {
             .filter(|&(mv, _)| self.game.is_legal(color, mv))
             .collect();
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));
-        Some(moves)
+        Some(NetworkView {
+            policy: moves,
+            value,
+        })
     }
 
     pub fn load_sgf(&mut self, path: &Path, until: Option<usize>) -> Result<(), SgfError> {

@@ -40,6 +40,8 @@ pub enum Failure {
     LineTooLong(usize),
     /// A command that needs the policy network while hoshi plays without one.
     NoPolicyNet,
+    /// A command that needs the network's value while its network has no value head.
+    NoValueHead,
 }
 
 impl fmt::Display for Failure {
@@ -57,6 +59,7 @@ impl fmt::Display for Failure {
             Failure::Internal => f.write_str("internal error"),
             Failure::LineTooLong(max) => write!(f, "line too long (more than {max} bytes)"),
             Failure::NoPolicyNet => f.write_str("no policy network (--policy-net none)"),
+            Failure::NoValueHead => f.write_str("the network has no value head"),
         }
     }
 }
@@ -137,6 +140,7 @@ pub const COMMANDS: &[(&str, Handler)] = &[
     ("hoshi-param", Plain(hoshi_param)),
     ("hoshi-ownership", Plain(hoshi_ownership)),
     ("hoshi-policy", Plain(hoshi_policy)),
+    ("hoshi-evaluate", Plain(hoshi_evaluate)),
     ("hoshi-policy_gfx", Plain(gogui::policy_gfx)),
     ("hoshi-best_moves", Thinking(gogui::best_moves)),
     ("hoshi-pv", Thinking(gogui::principal_variation)),
@@ -745,6 +749,26 @@ fn hoshi_policy(engine: &mut Engine, args: &[String]) -> Reply {
         .map(|&(mv, p)| format!("{} {p:.4}", g.move_name(mv)))
         .collect::<Vec<_>>()
         .join("\n"))
+}
+
+/// `hoshi-evaluate`: the network's own view of the position, as KataGo's `kata-raw-nn`
+/// gives it: `to_move B`, `value 0.5432` (the side to move's winning chances by the game's
+/// komi, without any search) and `policy` with the five most probable moves.
+fn hoshi_evaluate(engine: &mut Engine, _args: &[String]) -> Reply {
+    let view = engine.network_view().ok_or(Failure::NoPolicyNet)?;
+    let value = view.value.ok_or(Failure::NoValueHead)?;
+    let g = engine.game().board().geometry();
+    let policy: Vec<String> = view
+        .policy
+        .iter()
+        .take(5)
+        .map(|&(mv, p)| format!("{} {p:.4}", g.move_name(mv)))
+        .collect();
+    Ok(format!(
+        "to_move {}\nvalue {value:.4}\npolicy {}",
+        engine.game().to_move().letter(),
+        policy.join(" ")
+    ))
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ pub const MENU: &[&str] = &[
     "var/Principal Variation/hoshi-pv %m",
     "gfx/Ownership/hoshi-ownership_gfx",
     "gfx/Policy Network/hoshi-policy_gfx",
+    "string/Network Value/hoshi-evaluate",
     "dboard/Ownership Board/hoshi-ownership",
     "plist/Dead Stones/final_status_list dead",
     "plist/Seki Stones/final_status_list seki",

@@ -96,3 +96,56 @@ fn a_policy_network_gives_no_value() {
     let sum: f32 = policy.iter().sum();
     assert!((sum - 1.0).abs() < 1e-4, "the policy sums to {sum}");
 }
+
+/// `hoshi-evaluate` answers with the network's own view, the value exactly what the
+/// evaluator gives for the side to move by the game's komi; a network without a value head
+/// and no network at all are told apart.
+#[test]
+fn hoshi_evaluate_shows_the_value_of_the_position() {
+    let net = fixture_net("value-net");
+    let settings = |net| hoshi::engine::Settings {
+        net,
+        ..hoshi::engine::Settings::default()
+    };
+    let mut engine = hoshi::engine::Engine::new(settings(Some(net)));
+    let answers = crate::common::gtp_answers(
+        &mut engine,
+        "boardsize 9\nclear_board\nkomi 6.5\nplay b e5\nhoshi-evaluate\n",
+    );
+    let answer = answers.last().expect("an answer");
+    let mut game = Game::new(9, Ruleset::FRENCH, 6.5).expect("a 9x9 game");
+    let e5 = game.board().geometry().parse_point("E5").expect("E5");
+    game.play(Color::Black, Move::Play(e5)).expect("legal");
+    let recent: Vec<Move> = game.recent_moves(features::HISTORY).collect();
+    let mut policy = vec![0.0; 81];
+    let value = Evaluator::new(&net, 9)
+        .evaluate(game.board(), Color::White, &recent, 6.5, &mut policy)
+        .expect("a value");
+    let lines: Vec<&str> = answer.lines().collect();
+    assert_eq!(lines[0], "= to_move W", "{answer}");
+    assert_eq!(lines[1], format!("value {value:.4}"), "{answer}");
+    let policy_line = lines[2].strip_prefix("policy ").expect("a policy line");
+    assert_eq!(
+        policy_line.split(' ').count(),
+        10,
+        "five moves with their probabilities"
+    );
+
+    let policy_only = fixture_net("policy-net");
+    assert!(!policy_only.has_value());
+    let mut without_value = hoshi::engine::Engine::new(settings(Some(policy_only)));
+    let answers = crate::common::gtp_answers(&mut without_value, "hoshi-evaluate\n");
+    assert_eq!(answers[0], "? the network has no value head");
+    let mut none = hoshi::engine::Engine::new(settings(None));
+    let answers = crate::common::gtp_answers(&mut none, "hoshi-evaluate\n");
+    assert_eq!(answers[0], "? no policy network (--policy-net none)");
+}
+
+/// The small network of a fixture folder, loaded once per call.
+fn fixture_net(folder: &str) -> SharedNet {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(folder)
+        .join("small.hnet");
+    SharedNet::new(hoshi::net::PolicyNet::load(path).expect("the fixture network"))
+}
