@@ -32,7 +32,9 @@ struct Cli {
     /// kyu, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13, 100 with the
     /// network on 19x19) or expert (about 1 dan: every thread, all the time it has, 1 s a
     /// move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says
-    /// otherwise). GTP's hoshi-level tells and changes it during a game.
+    /// otherwise). Other sizes play like the nearest of 9x9, 13x13 and 19x19, the smaller on
+    /// a tie (up to 11x11 like 9x9, 12x12 to 16x16 like 13x13). GTP's hoshi-level tells and
+    /// changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
     level: Level,
 

@@ -318,7 +318,10 @@ impl Plan {
 /// Playouts a position when none are given: [`BASE_PLAYOUTS`] on 9x9, and in proportion to
 /// the side of other boards (rounded to hundreds). A larger board has more candidate moves
 /// but also longer playouts: in proportion to the points, a 19x19 review took 10 s a
-/// position on two busy cores, over half an hour for a game.
+/// position on two busy cores, over half an hour for a game. A review's budget is a
+/// measure (enough playouts that noise stays under [`MISTAKE`]), not a calibration against
+/// an opponent, so it grows continuously with the side rather than by the levels' size
+/// classes ([`crate::player::size_class`]).
 pub fn default_playouts(size: usize) -> u64 {
     ((BASE_PLAYOUTS * size as u64 / 9 + 50) / 100 * 100).max(100)
 }
