@@ -15,6 +15,7 @@
 use crate::board::Illegal;
 use crate::coord::{Color, Move};
 use crate::game::{Game, Turn};
+use crate::parse;
 use crate::player::mcts::LevelSettings;
 use crate::player::Level;
 use crate::rules::Ruleset;
@@ -45,7 +46,7 @@ pub struct AnalyzeArgs {
     pub playouts: Option<u64>,
 
     /// Seconds a position, instead of a number of playouts.
-    #[arg(long, value_parser = parse_seconds)]
+    #[arg(long, value_parser = parse::positive_seconds)]
     pub time: Option<Duration>,
 
     /// Search threads [default: all cores].
@@ -83,26 +84,6 @@ const MIN_VISITS: u32 = 50;
 
 /// Moves listed per color in the root's summary.
 const WORST_LISTED: usize = 3;
-
-fn parse_seconds(text: &str) -> Result<Duration, BadSeconds> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s > 0.0)
-        .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or(BadSeconds)
-}
-
-/// `--time` that is not a number of seconds above 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BadSeconds;
-
-impl fmt::Display for BadSeconds {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("expected a number of seconds above 0")
-    }
-}
-
-impl std::error::Error for BadSeconds {}
 
 /// Why a review could not be done (or written).
 #[derive(Debug)]
@@ -658,13 +639,5 @@ mod tests {
         assert_eq!(lead_text(Some(2.46)), "B+2.5");
         assert_eq!(lead_text(Some(-0.5)), "W+0.5");
         assert_eq!(lead_text(None), "?");
-    }
-
-    #[test]
-    fn seconds_must_be_positive() {
-        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
-        for bad in ["0", "-1", "soon", "inf", "NaN"] {
-            assert!(parse_seconds(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -11,7 +11,8 @@ use crate::board::Illegal;
 use crate::coord::{Color, Point, PointSet, Vertex};
 use crate::engine::Engine;
 use crate::handicap::HandicapError;
-use crate::player::clock::{self, TimeControl};
+use crate::parse;
+use crate::player::clock::TimeControl;
 use crate::player::{Choice, Level, Mode};
 use crate::rules::Ruleset;
 use crate::search::params::Kind;
@@ -292,7 +293,7 @@ fn time_left(engine: &mut Engine, args: &[String]) -> Reply {
     let [c, time, stones] = args::exactly(args)?;
     let color = args::color(c)?;
     let (seconds, stones) = (args::float(time)?, count(stones)?);
-    engine.set_time_left(color, clock::duration(seconds), stones);
+    engine.set_time_left(color, parse::duration(seconds), stones);
     Ok(String::new())
 }
 
