@@ -26,6 +26,9 @@
 16 hoshi-param playout_escapes false
 17 hoshi-param
 #? [.*\n\[bool\] playout_escapes 0\n.*]
+18 hoshi-param playout_escapes ON
+19 hoshi-param
+#? [.*\n\[bool\] playout_escapes 1\n.*]
 
 hoshi-param no_such_parameter 1
 #! [syntax error]

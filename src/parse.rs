@@ -1,7 +1,8 @@
-//! Values as people and controllers write them: a number of seconds ([`seconds`]), read in
-//! one place, so that `--time`, `hoshi analyze --time`, `hoshi match --clock` and
-//! `--move-timeout`, GTP's `time_settings` and `results.tsv` accept the same seconds. Each
-//! caller says in its own words where the value was wrong.
+//! Values as people and controllers write them: a number of seconds ([`seconds`]) and a
+//! switch ([`on_off`]). Each is read in one place, so that `--time`, `hoshi analyze --time`,
+//! `hoshi match --clock` and `--move-timeout`, GTP's `time_settings` and `results.tsv`
+//! accept the same seconds, and `--param`, `hoshi-param` and GoGui's check boxes the same
+//! switches. Each caller says in its own words where the value was wrong.
 
 use std::fmt;
 use std::time::Duration;
@@ -58,6 +59,17 @@ pub fn duration(seconds: f64) -> Duration {
     })
 }
 
+/// A switch: `1`, `true` or `on` is on, `0`, `false` or `off` is off, in any case (GoGui's
+/// check boxes send 1 and 0, KataGo-style options say true and false, people say on and
+/// off); blanks around it are ignored. `None` for anything else.
+pub fn on_off(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "on" => Some(true),
+        "0" | "false" | "off" => Some(false),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +110,18 @@ mod tests {
         assert_eq!(duration(f64::NAN), Duration::ZERO);
         assert_eq!(duration(1e300), Duration::MAX);
         assert_eq!(duration(0.5), Duration::from_millis(500));
+    }
+
+    #[test]
+    fn switches_read_in_any_case() {
+        for on in ["1", "true", "on", "TRUE", "On", " on "] {
+            assert_eq!(on_off(on), Some(true), "{on:?}");
+        }
+        for off in ["0", "false", "off", "False", "OFF"] {
+            assert_eq!(on_off(off), Some(false), "{off:?}");
+        }
+        for neither in ["yes", "2", "", "o"] {
+            assert_eq!(on_off(neither), None, "{neither:?}");
+        }
     }
 }

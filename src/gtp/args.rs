@@ -44,13 +44,10 @@ pub fn duration(text: &str) -> Result<Duration, Failure> {
     parse::seconds(text).map_err(|_| Failure::Syntax)
 }
 
-/// A yes/no: GoGui's `[bool]` sends 0 or 1, KataGo's options say true or false.
+/// A yes/no ([`parse::on_off`]): GoGui's `[bool]` sends 0 or 1, KataGo's options say true
+/// or false.
 pub fn boolean(text: &str) -> Result<bool, Failure> {
-    match text.to_ascii_lowercase().as_str() {
-        "1" | "true" | "on" => Ok(true),
-        "0" | "false" | "off" => Ok(false),
-        _ => Err(Failure::Syntax),
-    }
+    parse::on_off(text).ok_or(Failure::Syntax)
 }
 
 pub fn color(text: &str) -> Result<Color, Failure> {
