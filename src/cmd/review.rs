@@ -19,6 +19,7 @@ use crate::parse;
 use crate::player::mcts::LevelSettings;
 use crate::player::Level;
 use crate::rules::Ruleset;
+use crate::score;
 use crate::search::{Budget, MoveInfo, Search};
 use crate::sgf::{self, Annotations, GameRecord, SgfError};
 use std::fmt;
@@ -417,13 +418,9 @@ fn progress_line(game: &Game, number: usize, turn: Option<&Turn>, verdict: &Verd
     )
 }
 
-/// `B+2.5`, `W+0.5`, or `?` when the search gave no score.
+/// `B+2.5`, `W+0.5`, `0` ([`score::margin_text`]), or `?` when the search gave no score.
 fn lead_text(black_lead: Option<f64>) -> String {
-    match black_lead {
-        None => "?".into(),
-        Some(lead) if lead >= 0.0 => format!("B+{lead:.1}"),
-        Some(lead) => format!("W+{:.1}", -lead),
-    }
+    black_lead.map_or_else(|| "?".into(), score::margin_text)
 }
 
 /// One move of the game, assessed by the verdicts before and after it.
@@ -638,6 +635,8 @@ mod tests {
     fn scores_read_from_blacks_side() {
         assert_eq!(lead_text(Some(2.46)), "B+2.5");
         assert_eq!(lead_text(Some(-0.5)), "W+0.5");
+        assert_eq!(lead_text(Some(3.0)), "B+3");
+        assert_eq!(lead_text(Some(-0.04)), "0");
         assert_eq!(lead_text(None), "?");
     }
 }

@@ -15,6 +15,7 @@ use crate::parse;
 use crate::player::clock::TimeControl;
 use crate::player::{Choice, Level, Mode};
 use crate::rules::Ruleset;
+use crate::score;
 use crate::search::params::Kind;
 use crate::search::Params;
 use std::fmt;
@@ -696,17 +697,11 @@ fn occupied_point(engine: &Engine, args: &[String]) -> Result<Point, Failure> {
 fn estimate_score(engine: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
     let estimate = engine.estimate_score();
-    let margin = estimate.black_margin;
-    let result = if margin > 0.0 {
-        format!("B+{margin:.1}")
-    } else if margin < 0.0 {
-        format!("W+{:.1}", -margin)
-    } else {
-        "0".to_string()
-    };
     Ok(format!(
-        "{result} (upper bound: {:.1}, lower: {:.1})",
-        -estimate.low, -estimate.high
+        "{} (upper bound: {:.1}, lower: {:.1})",
+        score::margin_text(estimate.black_margin),
+        -estimate.low,
+        -estimate.high
     ))
 }
 
