@@ -96,7 +96,19 @@ fn unknown_keys_and_bad_values_are_refused_and_change_nothing() {
          hoshi-param expand_after 1.5\nhoshi-param playout_escapes maybe\n\
          hoshi-param rave_equivalence\nhoshi-param rave_equivalence 1 2\n",
     );
-    assert_eq!(answers, vec!["? syntax error"; 8]);
+    assert_eq!(
+        answers,
+        [
+            "? unknown parameter \"rave_equivalenze\"",
+            "? rave_equivalence takes a number above 0, not \"many\"",
+            "? rave_equivalence takes a number above 0, not \"-1\"",
+            "? playout_atari takes a number from 0 to 1, not \"2\"",
+            "? expand_after takes a whole number of at least 0, not \"1.5\"",
+            "? playout_escapes takes 1 or 0 (true or false), not \"maybe\"",
+            "? syntax error",
+            "? syntax error",
+        ]
+    );
     assert_eq!(engine.settings(), &before);
     assert_eq!(engine.settings().params.rave_equivalence, 2500.0);
 }
