@@ -35,7 +35,7 @@ hoshi-param level
 #! [syntax error]
 
 hoshi-param colour blue
-#! [syntax error]
+#! [unknown parameter "colour"]
 
 # A level change keeps the game going: genmove still answers a legal move.
 20 boardsize 5

@@ -1,7 +1,8 @@
 # The tuning parameters (src/search/params.rs): hoshi-param lists every one after the
 # session's settings, as GoGui's parameter dialog wants it (`[type] key value`), and sets one
-# by name; an unknown key or a value the key does not take is a syntax error and changes
-# nothing. (One line checked per listing: the checker backtracks.)
+# by name; an unknown key or a value the key does not take fails with the reason, as
+# --param gives it, and changes nothing. (One line checked per listing: the checker
+# backtracks.)
 
 1 hoshi-param
 #? [.*\n\[string\] rave_equivalence 3000\n\[string\] expand_after 8\n.*]
@@ -26,20 +27,30 @@
 16 hoshi-param playout_escapes false
 17 hoshi-param
 #? [.*\n\[bool\] playout_escapes 0\n.*]
+18 hoshi-param playout_escapes ON
+19 hoshi-param
+#? [.*\n\[bool\] playout_escapes 1\n.*]
 
 hoshi-param no_such_parameter 1
-#! [syntax error]
+#! [unknown parameter "no_such_parameter"]
 
 hoshi-param rave_equivalence nonsense
-#! [syntax error]
+#! [rave_equivalence takes a number above 0, not "nonsense"]
 
 hoshi-param rave_equivalence 0
-#! [syntax error]
+#! [rave_equivalence takes a number above 0, not "0"]
 
 hoshi-param playout_atari 1.5
-#! [syntax error]
+#! [playout_atari takes a number from 0 to 1, not "1\.5"]
 
 hoshi-param expand_after -1
+#! [expand_after takes a whole number of at least 0, not "-1"]
+
+hoshi-param playout_escapes maybe
+#! [playout_escapes takes 1 or 0 \(true or false\), not "maybe"]
+
+# The session's settings are read by GTP's own rules: a bad value is a syntax error.
+hoshi-param threads many
 #! [syntax error]
 
 hoshi-param rave_equivalence

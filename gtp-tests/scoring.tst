@@ -121,9 +121,10 @@ clear_board
 33 final_score
 #? [W\+6\.5]
 
-# estimate_score, in GNU Go's words: the expected result, then White's margin range.
+# estimate_score, in GNU Go's words: the expected result (spelt as final_score spells one),
+# then White's margin range.
 34 estimate_score
-#? [(?:[BW]\+\d+\.\d|0) \(upper bound: -?\d+\.\d, lower: -?\d+\.\d\)]
+#? [(?:[BW]\+\d+(?:\.\d)?|0) \(upper bound: -?\d+\.\d, lower: -?\d+\.\d\)]
 
 estimate_score please
 #! [syntax error]

@@ -9,7 +9,8 @@ use crate::handicap::HandicapError;
 use crate::net::{features, Evaluator, SharedNet};
 use crate::player::clock::{Clock, TimeControl};
 use crate::player::judge::{self, JUDGE_SEED};
-use crate::player::mcts::{default_time, Overrides};
+use crate::player::mcts::Overrides;
+use crate::player::size_class::SizeClass;
 use crate::player::{Choice, Level, MctsPlayer, Mode, Player, RandomPlayer};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
@@ -189,11 +190,11 @@ impl Engine {
     }
 
     /// The time an analysis query thinks: what `--time` says, else a timed level's default
-    /// for the board size (playout budgets do not apply to open-ended analysis).
+    /// for the board's size class (playout budgets do not apply to open-ended analysis).
     pub fn thinking_time(&self) -> Duration {
         self.settings
             .time_per_move
-            .unwrap_or_else(|| default_time(self.game.size()))
+            .unwrap_or(SizeClass::of(self.game.size()).expert_time)
     }
 
     pub fn game(&self) -> &Game {

@@ -3,7 +3,8 @@
 //! The crate is built in layers; each imports only from the layers below it:
 //!
 //! * core: [`coord`], [`board`], [`rules`], [`game`], [`score`], [`handicap`], [`sgf`] — positions,
-//!   rules and game records; no search.
+//!   rules and game records; no search — and [`parse`], seconds and switches as people write
+//!   them.
 //! * [`net`]: the policy network, a learned move predictor (input features, weights, forward
 //!   pass); the search uses it for priors.
 //! * [`search`]: the Monte Carlo tree search (tree, the one playout engine, patterns, priors,
@@ -22,6 +23,7 @@ pub mod board; // the copy-make position: chains, liberties, captures, simple ko
 pub mod coord; // colors, vertices (GTP/SGF names), padded points, point sets
 pub mod game; // the game record: history, superko, handicap, komi, prisoners, undo
 pub mod handicap; // fixed handicap tables (GTP §4.1.1) and free placement
+pub mod parse; // seconds and on/off switches as people and controllers write them
 pub mod rules; // the Ruleset value type and its presets (French by default)
 pub mod score; // area and territory scoring given dead stones; results like B+3.5
 pub mod sgf; // SGF FF[4] reading (main line, setup, handicap) and writing

@@ -3,7 +3,7 @@
 use clap::Parser;
 use hoshi::engine::{Engine, Settings};
 use hoshi::net::{NetError, PolicyNet, SharedNet};
-use hoshi::player::clock;
+use hoshi::parse;
 use hoshi::player::Level;
 use hoshi::rules::Ruleset;
 use hoshi::search::Params;
@@ -32,7 +32,9 @@ struct Cli {
     /// kyu, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13, 100 with the
     /// network on 19x19) or expert (about 1 dan: every thread, all the time it has, 1 s a
     /// move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says
-    /// otherwise). GTP's hoshi-level tells and changes it during a game.
+    /// otherwise). Other sizes play like the nearest of 9x9, 13x13 and 19x19, the smaller on
+    /// a tie (up to 11x11 like 9x9, 12x12 to 16x16 like 13x13). GTP's hoshi-level tells and
+    /// changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
     level: Level,
 
@@ -59,7 +61,7 @@ struct Cli {
 
     /// Seconds per move, overriding the level's budget and the clock's share of its time
     /// (yet never more than a GTP clock has left: a move must not lose on time).
-    #[arg(long, value_parser = parse_seconds)]
+    #[arg(long, value_parser = parse::positive_seconds)]
     time: Option<Duration>,
 
     /// Seed of the random choices [default: random]. With --playouts and --threads 1 the same
@@ -128,36 +130,23 @@ enum Subcommand {
     Selfplay(hoshi::cmd::selfplay::SelfplayArgs),
 }
 
-/// A command-line value out of its range (clap names the option and the value).
+/// A command-line value that is not a number from 0 to 1 (clap names the option and the
+/// value).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BadValue {
-    Seconds,
-    Fraction,
-}
+struct BadFraction;
 
-impl fmt::Display for BadValue {
+impl fmt::Display for BadFraction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            BadValue::Seconds => "expected a number of seconds above 0",
-            BadValue::Fraction => "expected a number from 0 to 1",
-        })
+        f.write_str("expected a number from 0 to 1")
     }
 }
 
-impl std::error::Error for BadValue {}
+impl std::error::Error for BadFraction {}
 
-/// A number of seconds above 0; absurdly long ones mean no end (see [`clock::duration`]).
-fn parse_seconds(text: &str) -> Result<Duration, BadValue> {
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => Ok(clock::duration(s)),
-        _ => Err(BadValue::Seconds),
-    }
-}
-
-fn parse_fraction(text: &str) -> Result<f64, BadValue> {
+fn parse_fraction(text: &str) -> Result<f64, BadFraction> {
     match text.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err(BadValue::Fraction),
+        _ => Err(BadFraction),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Counting a finished game: area (stones + surrounded empty points) or territory
 //! (surrounded empty points + prisoners), given which stones are dead and which are in seki,
-//! and the result written the way GTP and SGF write it (`B+3`, `W+4.5`, `0`, `W+R`).
+//! and the result written the way GTP and SGF write it (`B+3`, `W+4.5`, `0`, `W+R`), like
+//! every score and lead hoshi prints ([`margin_text`]).
 
 use crate::board::{Board, Cell};
 use crate::coord::{Color, Point, PointSet};
@@ -195,8 +196,12 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// The result of a count where Black leads by `margin` (negative: White leads).
+    /// The result of a count where Black leads by `margin` (negative: White leads), to a
+    /// tenth of a point as [`margin_text`] writes it, so that a result that reads `0` is a
+    /// draw (only a komi in hundredths of a point can make a margin that is not exactly 0
+    /// round to it).
     pub fn from_margin(margin: f64) -> GameResult {
+        let margin = to_tenths(margin);
         if margin > 0.0 {
             GameResult::Points {
                 winner: Color::Black,
@@ -245,10 +250,39 @@ impl GameResult {
     }
 }
 
+/// A margin of `black_margin` points for Black (negative: for White), as GTP's
+/// `final_score` writes a result: `B+3`, `W+4.5`, `0` for a draw; the one spelling of every
+/// score and lead hoshi prints (`final_score`, `estimate_score`, results files, the game
+/// review). To a tenth of a point, the precision of an estimate, which is exact for every
+/// count with a komi in half points, and with no trailing `.0` (`B+3`, as in GTP's and SGF's
+/// examples). A margin that rounds to 0.0 is `0`, as a draw is: a lead of a few hundredths
+/// is no lead, and `B+0.0` would name a winner who is none.
+pub fn margin_text(black_margin: f64) -> String {
+    let margin = to_tenths(black_margin);
+    if margin > 0.0 {
+        format!("B+{margin}")
+    } else if margin < 0.0 {
+        format!("W+{}", -margin)
+    } else {
+        "0".to_string()
+    }
+}
+
+/// `points` rounded to a tenth of a point.
+fn to_tenths(points: f64) -> f64 {
+    (points * 10.0).round() / 10.0
+}
+
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            GameResult::Points { winner, margin } => write!(f, "{}+{}", winner.letter(), margin),
+            GameResult::Points { winner, margin } => {
+                let black_margin = match winner {
+                    Color::Black => margin,
+                    Color::White => -margin,
+                };
+                f.write_str(&margin_text(black_margin))
+            }
             GameResult::Draw => f.write_str("0"),
             GameResult::Resignation { winner } => write!(f, "{}+R", winner.letter()),
             GameResult::Time { winner } => write!(f, "{}+T", winner.letter()),
@@ -266,6 +300,7 @@ mod tests {
         assert_eq!(GameResult::from_margin(3.0).to_string(), "B+3");
         assert_eq!(GameResult::from_margin(-4.5).to_string(), "W+4.5");
         assert_eq!(GameResult::from_margin(0.0).to_string(), "0");
+        assert_eq!(GameResult::from_margin(0.04), GameResult::Draw);
         assert_eq!(
             GameResult::Resignation {
                 winner: Color::White
@@ -279,5 +314,17 @@ mod tests {
         assert_eq!(GameResult::parse("B+Resign").unwrap().to_string(), "B+R");
         assert_eq!(GameResult::parse("B+-3"), None);
         assert_eq!(GameResult::parse("X+3"), None);
+    }
+
+    #[test]
+    fn margins_print_to_a_tenth_and_a_draw_as_0() {
+        let printed = [
+            3.0, 2.46, 0.25, 0.05, 0.04, 0.0, -0.0, -0.04, -0.5, -6.96, -24.6,
+        ]
+        .map(margin_text);
+        assert_eq!(
+            printed,
+            ["B+3", "B+2.5", "B+0.3", "B+0.1", "0", "0", "0", "0", "W+0.5", "W+7", "W+24.6"]
+        );
     }
 }

@@ -15,9 +15,11 @@
 use crate::board::Illegal;
 use crate::coord::{Color, Move};
 use crate::game::{Game, Turn};
+use crate::parse;
 use crate::player::mcts::LevelSettings;
 use crate::player::Level;
 use crate::rules::Ruleset;
+use crate::score;
 use crate::search::{Budget, MoveInfo, Search};
 use crate::sgf::{self, Annotations, GameRecord, SgfError};
 use std::fmt;
@@ -45,7 +47,7 @@ pub struct AnalyzeArgs {
     pub playouts: Option<u64>,
 
     /// Seconds a position, instead of a number of playouts.
-    #[arg(long, value_parser = parse_seconds)]
+    #[arg(long, value_parser = parse::positive_seconds)]
     pub time: Option<Duration>,
 
     /// Search threads [default: all cores].
@@ -83,26 +85,6 @@ const MIN_VISITS: u32 = 50;
 
 /// Moves listed per color in the root's summary.
 const WORST_LISTED: usize = 3;
-
-fn parse_seconds(text: &str) -> Result<Duration, BadSeconds> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s > 0.0)
-        .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or(BadSeconds)
-}
-
-/// `--time` that is not a number of seconds above 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BadSeconds;
-
-impl fmt::Display for BadSeconds {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("expected a number of seconds above 0")
-    }
-}
-
-impl std::error::Error for BadSeconds {}
 
 /// Why a review could not be done (or written).
 #[derive(Debug)]
@@ -318,7 +300,10 @@ impl Plan {
 /// Playouts a position when none are given: [`BASE_PLAYOUTS`] on 9x9, and in proportion to
 /// the side of other boards (rounded to hundreds). A larger board has more candidate moves
 /// but also longer playouts: in proportion to the points, a 19x19 review took 10 s a
-/// position on two busy cores, over half an hour for a game.
+/// position on two busy cores, over half an hour for a game. A review's budget is a
+/// measure (enough playouts that noise stays under [`MISTAKE`]), not a calibration against
+/// an opponent, so it grows continuously with the side rather than by the levels' size
+/// classes ([`crate::player::size_class`]).
 pub fn default_playouts(size: usize) -> u64 {
     ((BASE_PLAYOUTS * size as u64 / 9 + 50) / 100 * 100).max(100)
 }
@@ -433,13 +418,9 @@ fn progress_line(game: &Game, number: usize, turn: Option<&Turn>, verdict: &Verd
     )
 }
 
-/// `B+2.5`, `W+0.5`, or `?` when the search gave no score.
+/// `B+2.5`, `W+0.5`, `0` ([`score::margin_text`]), or `?` when the search gave no score.
 fn lead_text(black_lead: Option<f64>) -> String {
-    match black_lead {
-        None => "?".into(),
-        Some(lead) if lead >= 0.0 => format!("B+{lead:.1}"),
-        Some(lead) => format!("W+{:.1}", -lead),
-    }
+    black_lead.map_or_else(|| "?".into(), score::margin_text)
 }
 
 /// One move of the game, assessed by the verdicts before and after it.
@@ -654,14 +635,8 @@ mod tests {
     fn scores_read_from_blacks_side() {
         assert_eq!(lead_text(Some(2.46)), "B+2.5");
         assert_eq!(lead_text(Some(-0.5)), "W+0.5");
+        assert_eq!(lead_text(Some(3.0)), "B+3");
+        assert_eq!(lead_text(Some(-0.04)), "0");
         assert_eq!(lead_text(None), "?");
-    }
-
-    #[test]
-    fn seconds_must_be_positive() {
-        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
-        for bad in ["0", "-1", "soon", "inf", "NaN"] {
-            assert!(parse_seconds(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -4,7 +4,7 @@
 use super::Failure;
 use crate::board::{Board, Illegal};
 use crate::coord::{Color, Move, Point, Vertex};
-use crate::player::clock;
+use crate::parse;
 use std::time::Duration;
 
 /// The arguments, which must be exactly `N`.
@@ -39,25 +39,15 @@ pub fn float(text: &str) -> Result<f64, Failure> {
         .ok_or(Failure::Syntax)
 }
 
-/// A float of at least 0, a time in seconds; absurdly long ones mean no end (see
-/// [`clock::duration`]).
+/// A time in seconds, 0 or more ([`parse::seconds`]).
 pub fn duration(text: &str) -> Result<Duration, Failure> {
-    float(text).and_then(|x| {
-        if x >= 0.0 {
-            Ok(clock::duration(x))
-        } else {
-            Err(Failure::Syntax)
-        }
-    })
+    parse::seconds(text).map_err(|_| Failure::Syntax)
 }
 
-/// A yes/no: GoGui's `[bool]` sends 0 or 1, KataGo's options say true or false.
+/// A yes/no ([`parse::on_off`]): GoGui's `[bool]` sends 0 or 1, KataGo's options say true
+/// or false.
 pub fn boolean(text: &str) -> Result<bool, Failure> {
-    match text.to_ascii_lowercase().as_str() {
-        "1" | "true" | "on" => Ok(true),
-        "0" | "false" | "off" => Ok(false),
-        _ => Err(Failure::Syntax),
-    }
+    parse::on_off(text).ok_or(Failure::Syntax)
 }
 
 pub fn color(text: &str) -> Result<Color, Failure> {

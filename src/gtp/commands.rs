@@ -11,10 +11,12 @@ use crate::board::Illegal;
 use crate::coord::{Color, Point, PointSet, Vertex};
 use crate::engine::Engine;
 use crate::handicap::HandicapError;
-use crate::player::clock::{self, TimeControl};
+use crate::parse;
+use crate::player::clock::TimeControl;
 use crate::player::{Choice, Level, Mode};
 use crate::rules::Ruleset;
-use crate::search::params::Kind;
+use crate::score;
+use crate::search::params::{Kind, ParamError};
 use crate::search::Params;
 use std::fmt;
 use std::path::Path;
@@ -22,7 +24,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Why a command failed. The texts are the spec's own where it has one (§6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
     Syntax,
     UnknownCommand,
@@ -42,6 +44,9 @@ pub enum Failure {
     NoPolicyNet,
     /// A command that needs the network's value while its network has no value head.
     NoValueHead,
+    /// A tuning parameter that cannot be set (`hoshi-param`): the controller hears which
+    /// key or value was wrong and what the key takes, as `--param` says it.
+    Param(ParamError),
 }
 
 impl fmt::Display for Failure {
@@ -60,6 +65,7 @@ impl fmt::Display for Failure {
             Failure::LineTooLong(max) => write!(f, "line too long (more than {max} bytes)"),
             Failure::NoPolicyNet => f.write_str("no policy network (--policy-net none)"),
             Failure::NoValueHead => f.write_str("the network has no value head"),
+            Failure::Param(why) => write!(f, "{why}"),
         }
     }
 }
@@ -264,10 +270,10 @@ fn place_free_handicap(engine: &mut Engine, args: &[String]) -> Reply {
 
 /// `set_free_handicap v...`: any unreadable vertex or a pass makes a bad vertex list.
 fn set_free_handicap(engine: &mut Engine, args: &[String]) -> Reply {
-    let bad = Failure::Handicap(HandicapError::BadVertexList);
+    let bad = || Failure::Handicap(HandicapError::BadVertexList);
     let vertices = args
         .iter()
-        .map(|a| args::vertex(a).ok().flatten().ok_or(bad))
+        .map(|a| args::vertex(a).ok().flatten().ok_or_else(bad))
         .collect::<Result<Vec<Vertex>, Failure>>()?;
     engine.set_handicap(&vertices).map_err(Failure::Handicap)?;
     Ok(String::new())
@@ -296,7 +302,7 @@ fn time_left(engine: &mut Engine, args: &[String]) -> Reply {
     let [c, time, stones] = args::exactly(args)?;
     let color = args::color(c)?;
     let (seconds, stones) = (args::float(time)?, count(stones)?);
-    engine.set_time_left(color, clock::duration(seconds), stones);
+    engine.set_time_left(color, parse::duration(seconds), stones);
     Ok(String::new())
 }
 
@@ -491,8 +497,11 @@ fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
 
 /// GoGui's parameter dialog: without arguments, one `[type] key value` line per parameter
 /// (the engine's settings, then every tuning parameter of [`Params`]); with `key value`,
-/// sets it. Playouts and time 0 mean the level's own budget. An unknown key or a value the
-/// key does not take is a syntax error, and changes nothing.
+/// sets it. Playouts and time 0 mean the level's own budget. An unknown key or a value a
+/// tuning parameter does not take fails with the reason (`unknown parameter "x"`,
+/// `rave_equivalence takes a number above 0, not "0"`); a bad value for one of the
+/// session's settings (level, rules, playouts, time, threads, ponder, live_gfx) is a syntax
+/// error. Either way nothing changes.
 fn hoshi_param(engine: &mut Engine, args: &[String]) -> Reply {
     match args {
         [] => Ok(parameters(engine)
@@ -568,10 +577,7 @@ fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
         }
         _ => {
             let mut params = engine.settings().params;
-            params.set(key, value).map_err(|why| {
-                log::info!("hoshi-param: {why}");
-                Failure::Syntax
-            })?;
+            params.set(key, value).map_err(Failure::Param)?;
             engine.reconfigure(|s| s.params = params);
         }
     }
@@ -699,17 +705,11 @@ fn occupied_point(engine: &Engine, args: &[String]) -> Result<Point, Failure> {
 fn estimate_score(engine: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
     let estimate = engine.estimate_score();
-    let margin = estimate.black_margin;
-    let result = if margin > 0.0 {
-        format!("B+{margin:.1}")
-    } else if margin < 0.0 {
-        format!("W+{:.1}", -margin)
-    } else {
-        "0".to_string()
-    };
     Ok(format!(
-        "{result} (upper bound: {:.1}, lower: {:.1})",
-        -estimate.low, -estimate.high
+        "{} (upper bound: {:.1}, lower: {:.1})",
+        score::margin_text(estimate.black_margin),
+        -estimate.low,
+        -estimate.high
     ))
 }
 

@@ -14,20 +14,9 @@
 //! are written.
 
 use crate::coord::Color;
+use crate::parse::duration;
 use std::fmt;
 use std::time::Duration;
-
-/// A number of seconds as a duration, for the edges where times come as numbers (GTP's
-/// `time_settings` and `time_left`, the command line): negative ones (servers have been
-/// seen to send them) and NaN mean none, absurdly long ones (a controller may announce
-/// 1e300 seconds) mean no end, [`Duration::MAX`].
-pub fn duration(seconds: f64) -> Duration {
-    Duration::try_from_secs_f64(seconds).unwrap_or(if seconds > 0.0 {
-        Duration::MAX
-    } else {
-        Duration::ZERO
-    })
-}
 
 /// A time system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

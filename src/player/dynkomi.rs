@@ -100,7 +100,10 @@ fn situational_applies(game: &Game, color: Color, params: &DynamicKomi) -> bool 
         && board.empty_points().len() as f64 >= params.end_share * points as f64
 }
 
-/// The board's area over 19x19's.
+/// The board's area over 19x19's. A game's length and its points grow with the area on
+/// every board, so the move counts and point limits of [`DynamicKomi`] scale continuously
+/// by it rather than by the levels' size classes ([`super::size_class`]): 11x11 fades its
+/// handicap shift sooner than 13x13 does, as its games end sooner.
 fn area_scale(game: &Game) -> f64 {
     (game.size() * game.size()) as f64 / REFERENCE_AREA
 }

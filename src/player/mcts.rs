@@ -4,6 +4,7 @@
 use super::clock::Clock;
 use super::dynkomi::{self, KomiShift};
 use super::judge;
+use super::size_class::SizeClass;
 use super::{Choice, Level, Mode, Player, REGRESSION_SEED};
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
@@ -20,8 +21,8 @@ pub struct LevelSettings {
     pub search: SearchConfig,
     /// Playouts per move when neither the command line nor a clock says otherwise.
     pub playouts: Option<u64>,
-    /// Whether the level thinks for a time (see [`default_time`]) rather than a number
-    /// of playouts, when neither the command line nor a clock says otherwise.
+    /// Whether the level thinks for a time ([`SizeClass::expert_time`]) rather than a
+    /// number of playouts, when neither the command line nor a clock says otherwise.
     pub timed: bool,
     /// When above 0, the move is drawn among the root moves with probability proportional
     /// to playouts^(1/temperature) instead of taking the most simulated one: a softer,
@@ -36,39 +37,38 @@ pub struct LevelSettings {
 impl LevelSettings {
     /// The settings of `level` on a `size`×`size` board with `threads` threads and the
     /// default [`Params`] (the player puts its own in, [`Overrides::params`]: they apply to
-    /// every level). The fixed budgets are calibrated per board size against GNU Go 3.8
-    /// (docs/benchmarks.md, "Levels on every size"); a size between takes the settings of the
-    /// nearest calibrated one ([`calibrated_class`]).
+    /// every level). The budgets are those of the board's [`SizeClass`], calibrated against
+    /// GNU Go 3.8.
     ///
-    /// * beginner: [`BEGINNER_PLAYOUTS`] with the full playout policy and the hand-made
-    ///   priors, the network on 19x19 only ([`BEGINNER_NETWORK`]), one thread, the move
-    ///   drawn among the candidates by playouts (temperature 1); it answers ataris, never
-    ///   fills its own eyes, and makes a beginner's mistakes.
-    /// * intermediate: [`INTERMEDIATE_PLAYOUTS`], the network on 19x19 only
-    ///   ([`INTERMEDIATE_NETWORK`]), one thread, a mild temperature (0.3): about GNU Go 3.8
-    ///   level 10's strength on every size.
-    /// * expert: every thread, the full time ([`default_time`] a move when no clock or
-    ///   `--time` is given), the most simulated move.
+    /// * beginner: [`SizeClass::beginner_playouts`] with the full playout policy and the
+    ///   hand-made priors, the network on 19x19 only ([`SizeClass::beginner_network`]), one
+    ///   thread, the move drawn among the candidates by playouts (temperature 1); it answers
+    ///   ataris, never fills its own eyes, and makes a beginner's mistakes.
+    /// * intermediate: [`SizeClass::intermediate_playouts`], the network on 19x19 only
+    ///   ([`SizeClass::intermediate_network`]), one thread, a mild temperature (0.3): about
+    ///   GNU Go 3.8 level 10's strength on every size.
+    /// * expert: every thread, the full time ([`SizeClass::expert_time`] a move when no
+    ///   clock or `--time` is given), the most simulated move.
     pub fn of(level: Level, size: usize, threads: usize) -> LevelSettings {
         let search = SearchConfig {
             threads: 1,
             ..SearchConfig::default()
         };
-        let class = calibrated_class(size);
+        let class = SizeClass::of(size);
         match level {
             Level::Beginner => LevelSettings {
                 search,
-                playouts: Some(BEGINNER_PLAYOUTS[class]),
+                playouts: Some(class.beginner_playouts),
                 timed: false,
                 temperature: 1.0,
-                network: BEGINNER_NETWORK[class],
+                network: class.beginner_network,
             },
             Level::Intermediate => LevelSettings {
                 search,
-                playouts: Some(INTERMEDIATE_PLAYOUTS[class]),
+                playouts: Some(class.intermediate_playouts),
                 timed: false,
                 temperature: 0.3,
-                network: INTERMEDIATE_NETWORK[class],
+                network: class.intermediate_network,
             },
             Level::Expert => LevelSettings {
                 search: SearchConfig {
@@ -82,50 +82,6 @@ impl LevelSettings {
             },
         }
     }
-}
-
-/// The board sizes the levels are calibrated on.
-pub const CALIBRATED_SIZES: [usize; 3] = [9, 13, 19];
-
-/// Beginner's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]), with the
-/// network where [`BEGINNER_NETWORK`] says: enough to beat a random player every game, few
-/// enough to lose to GNU Go level 10 most games.
-pub const BEGINNER_PLAYOUTS: [u64; 3] = [400, 400, 50];
-
-/// Whether beginner uses the policy network on 9x9, 13x13 and 19x19
-/// ([`CALIBRATED_SIZES`]). On 19x19, 400 playouts without it spread over the whole board
-/// and crawl on the first line (five stones from intermediate lost all ten games, with
-/// nothing left on the board); 50 with it play a beginner's shapes.
-pub const BEGINNER_NETWORK: [bool; 3] = [false, false, true];
-
-/// Intermediate's playouts a move on 9x9, 13x13 and 19x19 ([`CALIBRATED_SIZES`]): about
-/// even with GNU Go level 10 on each size, with the network where
-/// [`INTERMEDIATE_NETWORK`] says.
-pub const INTERMEDIATE_PLAYOUTS: [u64; 3] = [1_000, 2_000, 100];
-
-/// Whether intermediate uses the policy network on 9x9, 13x13 and 19x19
-/// ([`CALIBRATED_SIZES`]). With it, a few hundred playouts (200 to 500) beat GNU Go level
-/// 10 in 10 games of 10 on 9x9 and 13x13, so the small boards search without it; on
-/// 19x19 the network's 100 playouts are GNU Go's match, where the search without it would
-/// need tens of thousands.
-pub const INTERMEDIATE_NETWORK: [bool; 3] = [false, false, true];
-
-/// Which of [`CALIBRATED_SIZES`] (its index) a `size`×`size` board takes the settings of:
-/// the nearest, the smaller on a tie (11x11 plays like 9x9, 16x16 like 13x13).
-pub fn calibrated_class(size: usize) -> usize {
-    (0..CALIBRATED_SIZES.len())
-        .min_by_key(|&class| CALIBRATED_SIZES[class].abs_diff(size))
-        .unwrap_or(0)
-}
-
-/// The time a timed level thinks per move when nothing else is said: 1 s on 9×9, 3 s on
-/// 13×13, 6 s on 19×19 (Sabaki and gogui-twogtp send no clock).
-pub fn default_time(size: usize) -> Duration {
-    Duration::from_secs(match size {
-        0..=9 => 1,
-        10..=13 => 3,
-        _ => 6,
-    })
 }
 
 /// Overrides from the command line.
@@ -228,7 +184,7 @@ impl MctsPlayer {
     /// The budget of the next move: `--time` if given (yet never more than the clock's
     /// ceiling: a fixed time per move must not lose on time); else the level's (or
     /// `--playouts`), kept within what the clock allows; a timed level without a clock
-    /// thinks for [`default_time`].
+    /// thinks for its size class's [`SizeClass::expert_time`].
     fn budget(&self, game: &Game, color: Color, clock: &Clock) -> Budget {
         let size = game.size();
         let (area, empties) = (size * size, game.board().empty_points().len());
@@ -240,7 +196,8 @@ impl MctsPlayer {
             }
             (Some(playouts), None) => (Some(playouts), clock_time),
             (None, None) if self.settings.timed => {
-                (None, Some(clock_time.unwrap_or_else(|| default_time(size))))
+                let time = clock_time.unwrap_or(SizeClass::of(size).expert_time);
+                (None, Some(time))
             }
             (None, None) => (self.settings.playouts, clock_time),
         };
@@ -569,23 +526,19 @@ mod tests {
         assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
     }
 
-    /// Each size takes the settings of the nearest calibrated size, the smaller on a tie.
+    /// Each level reads its budget from the board's size class.
     #[test]
-    fn sizes_take_the_nearest_calibrated_settings() {
-        let nearest: Vec<usize> = [2, 9, 11, 12, 13, 16, 17, 19, 25]
-            .into_iter()
-            .map(|size| CALIBRATED_SIZES[calibrated_class(size)])
-            .collect();
-        assert_eq!(nearest, [9, 9, 9, 13, 13, 13, 19, 19, 19]);
-        for (class, size) in CALIBRATED_SIZES.into_iter().enumerate() {
+    fn levels_take_the_settings_of_the_size_class() {
+        for size in [2, 9, 11, 12, 13, 16, 17, 19, 25] {
+            let class = SizeClass::of(size);
             let beginner = LevelSettings::of(Level::Beginner, size, 4);
             let intermediate = LevelSettings::of(Level::Intermediate, size, 4);
-            assert_eq!(beginner.playouts, Some(BEGINNER_PLAYOUTS[class]));
-            assert_eq!(intermediate.playouts, Some(INTERMEDIATE_PLAYOUTS[class]));
+            assert_eq!(beginner.playouts, Some(class.beginner_playouts));
+            assert_eq!(intermediate.playouts, Some(class.intermediate_playouts));
             assert_eq!(beginner.search.threads, 1);
             assert_eq!(
                 (beginner.network, intermediate.network),
-                (BEGINNER_NETWORK[class], INTERMEDIATE_NETWORK[class])
+                (class.beginner_network, class.intermediate_network)
             );
             let expert = LevelSettings::of(Level::Expert, size, 4);
             assert_eq!((expert.playouts, expert.timed), (None, true));
@@ -603,17 +556,13 @@ mod tests {
         };
         let mut player = MctsPlayer::new(Level::Intermediate, 1, overrides, 5);
         let clock = Clock::default();
-        for (class, size) in [(2, 19), (0, 9), (2, 19)] {
+        for (size, playouts, network) in [(19, 100, true), (9, 1_000, false), (19, 100, true)] {
             let game = Game::new(size, Ruleset::FRENCH, 7.5).unwrap();
             player.choose(&game, Color::Black, Mode::Play, &clock);
-            let playouts = player.last_search().map(|r| r.playouts);
-            assert_eq!(
-                playouts,
-                Some(INTERMEDIATE_PLAYOUTS[class]),
-                "{size}x{size}"
-            );
-            let network = player.settings.search.net.is_some();
-            assert_eq!(network, INTERMEDIATE_NETWORK[class], "{size}x{size}");
+            let searched = player.last_search().map(|r| r.playouts);
+            assert_eq!(searched, Some(playouts), "{size}x{size}");
+            let networked = player.settings.search.net.is_some();
+            assert_eq!(networked, network, "{size}x{size}");
         }
     }
 

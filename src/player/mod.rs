@@ -2,14 +2,16 @@
 //! protocol code never changes when the player does. The Monte Carlo tree search
 //! ([`mcts::MctsPlayer`]) plays; [`random::RandomPlayer`] is the baseline that benchmarks
 //! measure against (`hoshi --random`). The clock and the time each move gets
-//! ([`clock`]) and the dead-stone judge ([`judge`], which runs searches like the player
-//! does) live here too.
+//! ([`clock`]), the dead-stone judge ([`judge`], which runs searches like the player
+//! does) and the one table of what changes with the board's size ([`size_class`]) live
+//! here too.
 
 pub mod clock;
 pub mod dynkomi;
 pub mod judge;
 pub mod mcts;
 pub mod random;
+pub mod size_class;
 
 use crate::coord::{Color, Move};
 use crate::game::Game;

@@ -537,11 +537,7 @@ impl Value for bool {
     const KIND: Kind = Kind::Switch;
 
     fn parse(text: &str) -> Option<bool> {
-        match text.to_ascii_lowercase().as_str() {
-            "1" | "true" | "on" => Some(true),
-            "0" | "false" | "off" => Some(false),
-            _ => None,
-        }
+        crate::parse::on_off(text)
     }
 
     fn show(self) -> String {

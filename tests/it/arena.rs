@@ -82,7 +82,7 @@ impl Scratch {
             handicap: 0,
             alternate: false,
             max_moves: 200,
-            move_timeout: 10.0,
+            move_timeout: Duration::from_secs(10),
             clock: None,
             black_clock: None,
             white_clock: None,
@@ -197,7 +197,10 @@ fn every_option_of_the_issue_is_on_the_command_line() {
     );
     assert_eq!(a.rules, Ruleset::JAPANESE);
     assert!(a.alternate);
-    assert_eq!((a.max_moves, a.move_timeout, a.parallel), (300, 2.5, 2));
+    assert_eq!(
+        (a.max_moves, a.move_timeout, a.parallel),
+        (300, Duration::from_millis(2500), 2)
+    );
     assert_eq!(a.referee.as_deref(), Some("gnugo --mode gtp"));
     assert_eq!(a.out, Path::new("here"));
     assert!(
@@ -569,7 +572,7 @@ fn silence_past_the_move_timeout_loses_on_time() {
         &s.fake("name=passer"),
         &s.fake("name=sleeper 1=D4 2=silent"),
     );
-    args.move_timeout = 1.0;
+    args.move_timeout = Duration::from_secs(1);
     let summary = run(&args);
     let row = only_row(&summary);
     assert_eq!(row.result.to_string(), "B+T");
@@ -709,7 +712,7 @@ fn a_silent_engine_is_stopped_by_its_clock_not_the_move_timeout() {
     let s = Scratch::new("clock-silent");
     let mut args = s.args(&s.fake("name=sleeper 1=silent"), &s.fake("name=passer"));
     args.clock = Some(hoshi::cmd::arena::parse_clock("0.5").expect("clock"));
-    args.move_timeout = 1000.0;
+    args.move_timeout = Duration::from_secs(1000);
     let summary = run(&args);
     let row = only_row(&summary);
     assert_eq!(row.result.to_string(), "W+T");

@@ -82,6 +82,28 @@ impl Drop for Gtp {
     }
 }
 
+/// Every command line reads seconds alike: a decimal number, not negative, finite; a time
+/// that must pass (a move's, a time-out) above 0. Each says which option was wrong.
+#[test]
+fn seconds_are_read_alike_on_every_command_line() {
+    let above_0 = "expected a number of seconds above 0";
+    let matched = |option: &'static str| ["match", "--black", "a", "--white", "b", option];
+    for (args, why) in [
+        (vec!["--time=0"], above_0),
+        (vec!["--time=-1"], above_0),
+        (vec!["--time=inf"], above_0),
+        (vec!["--time=soon"], above_0),
+        (vec!["analyze", "game.sgf", "--time=0"], above_0),
+        (matched("--move-timeout=0").to_vec(), above_0),
+        (matched("--clock=-5").to_vec(), "bad clock \"-5\""),
+    ] {
+        let stderr = common::refused_command_line(&args);
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+        let option = args.last().and_then(|a| a.split('=').next()).unwrap_or("");
+        assert!(stderr.contains(option), "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn without_any_time_command_the_level_decides() {
     let mut hoshi = Gtp::start(&["--threads", "1"]);
@@ -89,8 +111,16 @@ fn without_any_time_command_the_level_decides() {
         ("boardsize 9", ""),
         ("hoshi-time_budget", "1.000"),
         ("hoshi-time_left", "none"),
+        ("boardsize 11", ""),
+        ("hoshi-time_budget", "1.000"),
+        ("boardsize 12", ""),
+        ("hoshi-time_budget", "3.000"),
         ("boardsize 13", ""),
         ("hoshi-time_budget b", "3.000"),
+        ("boardsize 16", ""),
+        ("hoshi-time_budget", "3.000"),
+        ("boardsize 17", ""),
+        ("hoshi-time_budget", "6.000"),
         ("boardsize 19", ""),
         ("hoshi-time_budget w", "6.000"),
         // time_left alone, without a system, sets no limit.

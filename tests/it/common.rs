@@ -103,6 +103,19 @@ pub fn spawn_hoshi(args: &[&str], dir: &std::path::Path) -> std::process::Child 
         .expect("start hoshi")
 }
 
+/// Runs the hoshi binary with `args` and stdin closed, expecting it to refuse them: it
+/// fails and writes nothing on stdout. What it wrote on stderr, to check the reason.
+pub fn refused_command_line(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hoshi"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("hoshi runs");
+    assert!(!out.status.success(), "{args:?} accepted");
+    assert!(out.stdout.is_empty(), "{args:?} wrote on stdout");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// The lines a child process writes on `stdout`, read by a thread of their own so that a
 /// test can wait for them with a time-out (a hung engine fails the test instead of hanging
 /// it).

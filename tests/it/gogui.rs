@@ -143,7 +143,11 @@ fn parameters_take_effect_and_bad_ones_change_nothing() {
     assert_eq!(&answers[..3], ["=", "=", "="]);
     assert_eq!(
         &answers[3..6],
-        ["? syntax error", "? syntax error", "? syntax error"]
+        [
+            "? syntax error",
+            "? unknown parameter \"colour\"",
+            "? syntax error"
+        ]
     );
     let table = &answers[6];
     for line in [

@@ -39,7 +39,8 @@ pub use results::Row;
 pub use settings::{MatchSettings, SettingsError};
 pub use stats::Tally;
 
-use crate::player::clock::{self, TimeControl};
+use crate::parse;
+use crate::player::clock::TimeControl;
 use crate::rules::Ruleset;
 use program::{Fault, Program};
 use progress::MatchProgress;
@@ -120,8 +121,8 @@ pub struct MatchArgs {
 
     /// Seconds an engine may take to answer a command (genmove included, unless the engine
     /// has a clock); past it the engine is killed and loses on time.
-    #[arg(long, default_value_t = 60.0)]
-    pub move_timeout: f64,
+    #[arg(long, default_value = "60", value_parser = parse::positive_seconds)]
+    pub move_timeout: Duration,
 
     /// A game clock for both engines: MAIN seconds of sudden death ("600"), or MAIN
     /// seconds then PERIOD seconds for every STONES moves, Canadian byo-yomi
@@ -176,34 +177,19 @@ impl std::error::Error for BadClock {}
 /// Reads a `--clock`: `none`, `MAIN` or `MAIN+PERIOD/STONES`, in seconds.
 pub fn parse_clock(text: &str) -> Result<TimeControl, BadClock> {
     let bad = || BadClock(text.to_string());
-    let seconds = |t: &str| {
-        t.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite() && *x >= 0.0)
-            .ok_or_else(bad)
-    };
     if text.trim().eq_ignore_ascii_case("none") {
         return Ok(TimeControl::Unlimited);
     }
     match text.split_once('+') {
-        None => {
-            let main = seconds(text)?;
-            if main <= 0.0 {
-                return Err(bad());
-            }
-            Ok(TimeControl::Absolute {
-                main: clock::duration(main),
-            })
-        }
+        None => parse::positive_seconds(text)
+            .map(|main| TimeControl::Absolute { main })
+            .map_err(|_| bad()),
         Some((main, overtime)) => {
             let (period, stones) = overtime.split_once('/').ok_or_else(bad)?;
-            let stones = stones.trim().parse::<u32>().map_err(|_| bad())?;
-            let (main, period) = (seconds(main)?, seconds(period)?);
-            if period <= 0.0 || stones == 0 {
-                return Err(bad());
-            }
-            let (main, period) = (clock::duration(main), clock::duration(period));
+            let stones = stones.trim().parse::<u32>().ok().filter(|&n| n > 0);
+            let stones = stones.ok_or_else(bad)?;
+            let main = parse::seconds(main).map_err(|_| bad())?;
+            let period = parse::positive_seconds(period).map_err(|_| bad())?;
             Ok(TimeControl::canadian(main, period, stones))
         }
     }

@@ -8,6 +8,7 @@
 //! white_final_score (each engine's own count, `-` when it was not asked or has none).
 
 use super::FileError;
+use crate::parse;
 use crate::score::GameResult;
 use std::fmt;
 use std::fs::{self, OpenOptions};
@@ -123,12 +124,11 @@ fn number(text: &str, what: &'static str) -> Result<usize, RowError> {
     })
 }
 
+/// Seconds spent, as [`parse::seconds`] reads them.
 fn seconds(text: &str) -> Result<f64, RowError> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .ok_or_else(|| RowError::Seconds(text.to_string()))
+    parse::seconds(text)
+        .map(|time| time.as_secs_f64())
+        .map_err(|_| RowError::Seconds(text.to_string()))
 }
 
 /// The rows of the file at `path` (none when it does not exist yet), each game once.
