@@ -84,8 +84,15 @@ pub struct GameRecord {
     /// The comments (C) of the main line, each with the number of moves played up to its
     /// node (0: the root's, or a node before the first move).
     pub comments: Vec<(usize, String)>,
+    /// The other properties of the main line's nodes after the root (a tool's
+    /// [`Annotations`]: self-play's search visits, the clocks' time left), first value each,
+    /// each with the number of moves played up to its node.
+    pub notes: Vec<(usize, String, String)>,
     pub events: Vec<Event>,
 }
+
+/// The properties of a node that [`GameRecord::events`] and [`GameRecord::comments`] hold.
+const GAME_PROPERTIES: [&str; 7] = ["B", "W", "AB", "AW", "AE", "PL", "C"];
 
 /// FF[4]'s game-info properties but RU, which [`write`] derives from the rules in force.
 pub const GAME_INFO: [&str; 20] = [
@@ -106,10 +113,11 @@ pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
         result: text_value(root, "RE"),
         info: game_info(root),
         comments: Vec::new(),
+        notes: Vec::new(),
         events: Vec::new(),
     };
     let mut moves = 0;
-    for node in &nodes {
+    for (index, node) in nodes.iter().enumerate() {
         let events = node_events(node, size)?;
         moves += events
             .iter()
@@ -117,6 +125,13 @@ pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
             .count();
         if let Some(text) = first_value(node, "C").filter(|t| !t.trim().is_empty()) {
             record.comments.push((moves, text.to_string()));
+        }
+        if index > 0 {
+            let notes = node
+                .iter()
+                .filter(|(name, _)| !GAME_PROPERTIES.contains(&name.as_str()))
+                .filter_map(|(name, values)| Some((moves, name.clone(), values.first()?.clone())));
+            record.notes.extend(notes);
         }
         record.events.extend(events);
     }

@@ -587,10 +587,17 @@ fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
 /// More search threads than any machine hoshi runs on has cores.
 const MAX_THREADS: usize = 256;
 
-/// GoGui's analyze menu: `type/label/command` per line.
-fn gogui_analyze_commands(_: &mut Engine, args: &[String]) -> Reply {
+/// GoGui's analyze menu: `type/label/command` per line, the network's value only when the
+/// network has a value head (an entry that can only fail has no place in a menu).
+fn gogui_analyze_commands(engine: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
-    Ok(gogui::MENU.join("\n"))
+    let value = engine.settings().net.is_some_and(|net| net.has_value());
+    let entries: Vec<&str> = gogui::MENU
+        .iter()
+        .copied()
+        .filter(|entry| value || *entry != gogui::VALUE_ENTRY)
+        .collect();
+    Ok(entries.join("\n"))
 }
 
 /// `gogui-play_sequence b D4 w Q16 ...`: all the moves, or none if one is refused.

@@ -24,6 +24,9 @@ const LABELLED_MOVES: usize = 12;
 /// Time between two live pictures while thinking.
 const LIVE_INTERVAL: Duration = Duration::from_millis(500);
 
+/// The menu's entry for the network's value, shown only with a value head.
+pub const VALUE_ENTRY: &str = "string/Network Value/hoshi-evaluate";
+
 /// The analyze menu: `type/label/command` per line (GoGui fills `%m` with the color to
 /// move, `%s` with a string it asks for, `%w` with a file to write).
 pub const MENU: &[&str] = &[
@@ -31,7 +34,7 @@ pub const MENU: &[&str] = &[
     "var/Principal Variation/hoshi-pv %m",
     "gfx/Ownership/hoshi-ownership_gfx",
     "gfx/Policy Network/hoshi-policy_gfx",
-    "string/Network Value/hoshi-evaluate",
+    VALUE_ENTRY,
     "dboard/Ownership Board/hoshi-ownership",
     "plist/Dead Stones/final_status_list dead",
     "plist/Seki Stones/final_status_list seki",

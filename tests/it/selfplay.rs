@@ -43,34 +43,40 @@ fn selfplay(dir: &Path, games: &str) -> String {
 }
 
 /// Checks one game's line: it replays, its result is there, and every move the search
-/// chose has visits that add up and include the move played.
+/// chose carries visits that add up to their total and include the move played.
 fn check_game(line: &str) {
     let record = sgf::parse(line).unwrap_or_else(|e| panic!("{e}: {line}"));
     let game = record
         .replay(Ruleset::FRENCH, 7.5, None)
         .unwrap_or_else(|e| panic!("{e}: {line}"));
     assert!(game.move_number() > 0, "{line}");
-    assert!(line.contains("RE["), "{line}");
-    let nodes: Vec<&str> = line.split(";B[").chain(line.split(";W[")).skip(1).collect();
-    let searched = line.matches("HV[").count();
-    assert!(searched > 0 && searched <= game.move_number(), "{line}");
-    for visits in line.split("HV[").skip(1) {
-        let visits = &visits[..visits.find(']').expect("a closed HV")];
-        let (total, moves) = visits.split_once(';').expect("N;moves");
+    assert!(record.result.is_some(), "{line}");
+    let size = record.size;
+    let visits: Vec<&(usize, String, String)> = record
+        .notes
+        .iter()
+        .filter(|(_, name, _)| name == "HV")
+        .collect();
+    assert!(!visits.is_empty(), "{line}");
+    for (moves, _, value) in visits {
+        let (total, counts) = value.split_once(';').expect("N;moves");
         let total: u64 = total.parse().expect("a total");
-        let sum: u64 = moves
+        let counts: Vec<(&str, u64)> = counts
             .split(' ')
             .map(|m| {
-                m.split_once(':')
-                    .expect("point:visits")
-                    .1
-                    .parse::<u64>()
-                    .expect("visits")
+                let (point, n) = m.split_once(':').expect("point:visits");
+                (point, n.parse().expect("visits"))
             })
-            .sum();
-        assert_eq!(sum, total, "{visits}");
+            .collect();
+        assert_eq!(counts.iter().map(|c| c.1).sum::<u64>(), total, "{value}");
+        // The move of this node (the `moves`th) is among the searched ones.
+        let played = game.history()[moves - 1].mv;
+        let name = match played {
+            hoshi::coord::Move::Pass => "tt".to_string(),
+            hoshi::coord::Move::Play(p) => game.board().geometry().vertex(p).to_sgf(size),
+        };
+        assert!(counts.iter().any(|c| c.0 == name), "{name} not in {value}");
     }
-    assert!(!nodes.is_empty());
 }
 
 #[test]
