@@ -114,17 +114,15 @@ fn main() {
     );
     for &size in &o.sizes {
         for &batch in &o.batches {
-            speed(&net, size, batch, false, &o);
-            if net.has_value() {
-                speed(&net, size, batch, true, &o);
-            }
+            speed(&net, size, batch, &o);
         }
     }
 }
 
-/// Evaluations per second of batches of `batch` positions of `size`, the policy alone or
-/// (`value`) with the value.
-fn speed(net: &PolicyNet, size: usize, batch: usize, value: bool, o: &Options) {
+/// Evaluations per second of batches of `batch` positions of `size`, the policy alone and,
+/// with a value head, the policy and the value. The runs of the two alternate, so that a
+/// change in the machine's load falls on both alike.
+fn speed(net: &PolicyNet, size: usize, batch: usize, o: &Options) {
     let mut rng = SmallRng::seed_from_u64(size as u64);
     let positions: Vec<Vec<u8>> = (0..batch)
         .map(|_| (0..size * size).map(|_| rng.gen()).collect())
@@ -133,8 +131,14 @@ fn speed(net: &PolicyNet, size: usize, batch: usize, value: bool, o: &Options) {
     let mut logits = vec![0.0; batch * size * size];
     let (komi, mut values) = (vec![7.5; batch], vec![0.0; batch]);
     let mut ws = workspace(net, size, batch, o);
-    let rates: Vec<f64> = (0..o.runs)
-        .map(|_| {
+    let modes: &[bool] = if net.has_value() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let mut rates = vec![Vec::new(); modes.len()];
+    for _ in 0..o.runs {
+        for (&value, rates) in modes.iter().zip(&mut rates) {
             let start = Instant::now();
             let mut evaluations = 0;
             while start.elapsed().as_secs_f64() < o.seconds {
@@ -146,15 +150,17 @@ fn speed(net: &PolicyNet, size: usize, batch: usize, value: bool, o: &Options) {
                 std::hint::black_box((&mut logits, &mut values));
                 evaluations += batch;
             }
-            evaluations as f64 / start.elapsed().as_secs_f64()
-        })
-        .collect();
-    let (mid, lo, hi) = median(rates);
-    let what = if value { "policy+value" } else { "policy" };
-    println!(
-        "{size:>2}x{size:<2} batch {batch:>2} {what:<12}: {mid:>8.0} evaluations/s (min {lo:.0}, max {hi:.0}); {:.3} ms each",
-        1000.0 / mid
-    );
+            rates.push(evaluations as f64 / start.elapsed().as_secs_f64());
+        }
+    }
+    for (&value, rates) in modes.iter().zip(rates) {
+        let (mid, lo, hi) = median(rates);
+        let what = if value { "policy+value" } else { "policy" };
+        println!(
+            "{size:>2}x{size:<2} batch {batch:>2} {what:<12}: {mid:>8.0} evaluations/s (min {lo:.0}, max {hi:.0}); {:.3} ms each",
+            1000.0 / mid
+        );
+    }
 }
 
 fn workspace(net: &PolicyNet, size: usize, batch: usize, o: &Options) -> Workspace {

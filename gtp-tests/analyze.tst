@@ -1,7 +1,7 @@
 # GoGui's analyze commands and the other small extensions.
 
 1 gogui-analyze_commands
-#? [gfx/Best Moves/hoshi-best_moves %m\nvar/Principal Variation/hoshi-pv %m\ngfx/Ownership/hoshi-ownership_gfx\ngfx/Policy Network/hoshi-policy_gfx\ndboard/Ownership Board/hoshi-ownership\nplist/Dead Stones/final_status_list dead\nplist/Seki Stones/final_status_list seki\nstring/Final Score/final_score\nstring/Estimated Score/estimate_score\ngfx/Legal Moves/hoshi-legal_moves %m\nparam/Parameters/hoshi-param\nstring/Rules/hoshi-rules\nnone/Set Rules/hoshi-rules %s\nnone/Save SGF/printsgf %w]
+#? [gfx/Best Moves/hoshi-best_moves %m\nvar/Principal Variation/hoshi-pv %m\ngfx/Ownership/hoshi-ownership_gfx\ngfx/Policy Network/hoshi-policy_gfx\nstring/Network Value/hoshi-evaluate\ndboard/Ownership Board/hoshi-ownership\nplist/Dead Stones/final_status_list dead\nplist/Seki Stones/final_status_list seki\nstring/Final Score/final_score\nstring/Estimated Score/estimate_score\ngfx/Legal Moves/hoshi-legal_moves %m\nparam/Parameters/hoshi-param\nstring/Rules/hoshi-rules\nnone/Set Rules/hoshi-rules %s\nnone/Save SGF/printsgf %w]
 
 2 gogui-interrupt
 #? []

@@ -1,4 +1,4 @@
-# The policy network: its moves for the side to move (hoshi-policy) and its heat map
+# The network: its moves for the side to move (hoshi-policy), its heat map
 # (hoshi-policy_gfx). The embedded network learned from 9-dan games: on an empty 19x19
 # board its first choices are corner points on the third and fourth lines.
 
@@ -30,3 +30,14 @@ boardsize 19
 clear_board
 5 hoshi-policy_gfx
 #? [INFLUENCE( [A-T]\d{1,2} [01]\.\d\d)+\nLABEL( [A-T]\d{1,2} \d+)+\nTEXT policy network: [A-T]\d{1,2} \d+\.\d%]
+
+# The network's value (hoshi-evaluate): the empty board with komi 7.5 is about even for
+# Black; nine handicap stones are far ahead for the side that has them (White to move).
+komi 7.5
+6 hoshi-evaluate
+#? [to_move B\nvalue 0\.[45]\d{3}\npolicy( [A-HJ-T]\d{1,2} 0\.\d{4}){5}]
+
+fixed_handicap 9
+komi 0.5
+7 hoshi-evaluate
+#? [to_move W\nvalue 0\.[0-2]\d{3}\npolicy( [A-HJ-T]\d{1,2} 0\.\d{4}){5}]

@@ -28,7 +28,7 @@ pub mod rules; // the Ruleset value type and its presets (French by default)
 pub mod score; // area and territory scoring given dead stones; results like B+3.5
 pub mod sgf; // SGF FF[4] reading (main line, setup, handicap) and writing
 
-pub mod net; // the learned move predictor: input features, weights, forward pass
+pub mod net; // the learned network: input features, weights, forward pass (policy, value)
 
 pub mod search; // Monte Carlo tree search with RAVE, priors, playouts, ownership, threads
 

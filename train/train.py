@@ -698,7 +698,8 @@ def start_model(args, config, checkpoint):
         progress = checkpoint["progress"]
         set_rng_state(rng, checkpoint["rng"])
         log(f"resuming {args.checkpoint} at {progress['samples']:,} samples "
-            f"({progress['seconds'] / 3600:.2f} h of training so far)")
+            f"({progress['seconds'] / 3600:.2f} h of training so far)"
+            f"{'; --init is not read again' if args.init else ''}")
     else:
         if config["value_only"]:
             load_hnet(model, read_hnet(args.init))

@@ -199,7 +199,7 @@ impl Evaluator {
     /// [`Evaluator::policy`] into `policy_out` (all 0 when the side to move has no point to
     /// play), and, when the network has a value head, the probability that `color` wins,
     /// `komi` being Black's area komi (what Black's area lead must exceed). One forward pass
-    /// gives both, at the cost of the policy alone and the value head's (about 1%).
+    /// gives both, at the cost of the policy alone and the value head's (a few percent).
     pub fn evaluate(
         &mut self,
         board: &Board,

@@ -149,3 +149,34 @@ fn fixture_net(folder: &str) -> SharedNet {
         .join("small.hnet");
     SharedNet::new(hoshi::net::PolicyNet::load(path).expect("the fixture network"))
 }
+
+/// The network hoshi ships with has a value head that learned who is ahead: the empty board
+/// is even for either side to move, and nine handicap stones win for the side that has them.
+/// A value head that learned nothing, or reads the colours the wrong way round, fails.
+#[test]
+fn the_embedded_network_sees_nine_stones_ahead() {
+    let net = SharedNet::embedded();
+    assert!(net.has_value(), "{net:?}");
+    let mut evaluator = Evaluator::new(&net, 19);
+    let mut policy = vec![0.0; 361];
+    let empty = Game::new(19, Ruleset::FRENCH, 7.5).expect("a game");
+    for color in [Color::Black, Color::White] {
+        let value = evaluator.evaluate(empty.board(), color, &[], 7.5, &mut policy);
+        let value = value.expect("a value");
+        assert!(
+            (0.4..0.6).contains(&value),
+            "{color:?} on the empty board: {value}"
+        );
+    }
+    let mut game = Game::new(19, Ruleset::FRENCH, 0.5).expect("a game");
+    let stones = hoshi::handicap::fixed(19, 9).expect("nine stones");
+    game.set_handicap(&stones).expect("an empty board");
+    let mut value = |color| {
+        evaluator
+            .evaluate(game.board(), color, &[], 0.5, &mut policy)
+            .expect("a value")
+    };
+    let (black, white) = (value(Color::Black), value(Color::White));
+    assert!(black > 0.8, "Black with nine stones: {black}");
+    assert!(white < 0.3, "White against nine stones: {white}");
+}
