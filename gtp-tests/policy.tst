@@ -1,5 +1,5 @@
-# The network: its moves for the side to move (hoshi-policy), its heat map
-# (hoshi-policy_gfx). The embedded network learned from 9-dan games: on an empty 19x19
+# The network: its moves for the side to move (hoshi-policy), its heat map and its value
+# (hoshi-policy_gfx, hoshi-evaluate). The embedded network learned from 9-dan games: on an empty 19x19
 # board its first choices are corner points on the third and fourth lines.
 
 boardsize 19
