@@ -11,7 +11,7 @@
 //! move in `--samples` draws. Ties are broken at random in expectation: a hit shared with
 //! `t` other moves at the cut counts as the share of the cut it fills.
 
-use hoshi::cmd::dataset::{self, Tally};
+use hoshi::cmd::dataset::{self, Tally, PHASES};
 use hoshi::coord::{Color, Move, Point};
 use hoshi::game::Game;
 use hoshi::net::{features, Evaluator, PolicyNet, SharedNet};
@@ -23,13 +23,6 @@ use rand::SeedableRng;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Phases of the game: moves 1–50, 51–150, 151 on.
-const PHASES: [(usize, usize, &str); 3] = [
-    (1, 50, "moves 1-50"),
-    (51, 150, "moves 51-150"),
-    (151, usize::MAX, "moves 151+"),
-];
 
 struct Options {
     games: PathBuf,
@@ -135,10 +128,7 @@ fn main() -> ExitCode {
             record.line,
             &mut tally,
             |game, color, played| {
-                let phase = PHASES
-                    .iter()
-                    .position(|&(from, to, _)| (from..=to).contains(&(game.move_number() + 1)))
-                    .unwrap_or(2);
+                let phase = dataset::phase_of(game.move_number() + 1);
                 let legal = game.legal_points(color);
                 recent.clear();
                 recent.extend(game.recent_moves(features::HISTORY));

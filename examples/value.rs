@@ -11,7 +11,7 @@
 //!
 //! `--times K` gives the playouts K times the network's time as well (several K: repeat it).
 
-use hoshi::cmd::dataset::{self, Tally, Winner};
+use hoshi::cmd::dataset::{self, Tally, Winner, PHASES};
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::net::{features, Evaluator, PolicyNet, SharedNet};
@@ -21,13 +21,6 @@ use rand::SeedableRng;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-/// Phases of the game: moves 1–50, 51–150, 151 on.
-const PHASES: [(usize, usize, &str); 3] = [
-    (1, 50, "moves 1-50"),
-    (51, 150, "moves 51-150"),
-    (151, usize::MAX, "moves 151+"),
-];
 
 struct Options {
     games: PathBuf,
@@ -94,34 +87,26 @@ impl Score {
 }
 
 fn main() -> ExitCode {
-    let o = match options() {
-        Ok(o) => o,
+    match options().and_then(|o| run(&o)) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(why) => {
             eprintln!("value: {why}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
+    }
+}
+
+fn run(o: &Options) -> Result<(), String> {
     let net = match &o.net {
         None => SharedNet::embedded(),
-        Some(path) => match PolicyNet::load(path) {
-            Ok(net) => SharedNet::new(net),
-            Err(why) => {
-                eprintln!("value: {}: {why}", path.display());
-                return ExitCode::FAILURE;
-            }
-        },
+        Some(path) => SharedNet::new(
+            PolicyNet::load(path).map_err(|why| format!("{}: {why}", path.display()))?,
+        ),
     };
     if !net.has_value() {
-        eprintln!("value: the network has no value head");
-        return ExitCode::FAILURE;
+        return Err("the network has no value head".into());
     }
-    let games = match dataset::games(&o.games) {
-        Ok(g) => g,
-        Err(why) => {
-            eprintln!("value: {why}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let games = dataset::games(&o.games).map_err(|why| why.to_string())?;
     // Every game of go-games/AI is held out: the value never learnt from them.
     let all = games.layout == dataset::Layout::Ai;
     let held_out = games
@@ -157,7 +142,7 @@ fn main() -> ExitCode {
         });
     }
     report(&judge, played);
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// The network and the playouts, and what they scored.
@@ -177,11 +162,7 @@ struct Judge {
 impl Judge {
     /// Judges the position before `color` plays in `game`; `won`: whether `color` won.
     fn position(&mut self, game: &Game, color: Color, komi: f64, won: bool) {
-        let number = game.move_number() + 1;
-        let phase = PHASES
-            .iter()
-            .position(|&(from, to, _)| (from..=to).contains(&number))
-            .unwrap_or(2);
+        let phase = dataset::phase_of(game.move_number() + 1);
         self.recent.clear();
         self.recent.extend(game.recent_moves(features::HISTORY));
         let board = game.board();

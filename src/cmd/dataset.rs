@@ -171,6 +171,22 @@ fn build(args: &DatasetArgs) -> Result<Tally, DatasetError> {
     Ok(tally)
 }
 
+/// The phases of a game that move prediction and the value are measured by (as the training
+/// tool's `--evaluate` reports them): moves 1–50, 51–150, 151 on.
+pub const PHASES: [(usize, usize, &str); 3] = [
+    (1, 50, "moves 1-50"),
+    (51, 150, "moves 51-150"),
+    (151, usize::MAX, "moves 151+"),
+];
+
+/// The phase (an index of [`PHASES`]) of move `number`, counted from 1.
+pub fn phase_of(number: usize) -> usize {
+    PHASES
+        .iter()
+        .position(|&(from, to, _)| (from..=to).contains(&number))
+        .unwrap_or(PHASES.len() - 1)
+}
+
 /// Whether the game on line `line` of the index is one of those held out for measuring.
 pub fn is_held_out(line: u32, every: u32) -> bool {
     line.is_multiple_of(every)

@@ -111,12 +111,7 @@ pub(super) fn simulate(
             && node.claim_late_priors()
         {
             s.fill_recent(root);
-            let position = Position {
-                board: &s.board,
-                to_move: color,
-                recent: &s.recent,
-                komi: root.search_komi,
-            };
+            let position = position_at(&s.board, &s.recent, color, root);
             late_priors(&position, tree, index, &mut s.knowledge, true);
         }
         let selected = if index == ROOT && root.bans {
@@ -182,14 +177,24 @@ fn expand_leaf(
     }
     let moves = inner_moves(&s.board, color, last, params.pass_empty_share);
     s.fill_recent(root);
-    let position = Position {
-        board: &s.board,
-        to_move: color,
-        recent: &s.recent,
-        komi: root.search_komi,
-    };
+    let position = position_at(&s.board, &s.recent, color, root);
     let children = with_priors(&position, &moves, &mut s.knowledge);
     tree.expand(index, &children)
+}
+
+/// The position `board` with `color` to move after `recent`, as the prior sources see it.
+fn position_at<'a>(
+    board: &'a Board,
+    recent: &'a [Move],
+    color: Color,
+    root: &Root,
+) -> Position<'a> {
+    Position {
+        board,
+        to_move: color,
+        recent,
+        komi: root.search_komi,
+    }
 }
 
 /// The leaf's evaluation: the count of the board when the simulation ended with two
