@@ -21,13 +21,18 @@ use super::Board;
 use crate::coord::{Color, Move, Point, PointSet};
 use std::collections::HashMap;
 
-/// Liberties at which a chain has escaped: the reading stops there, as a chain with this
-/// many has won any race that started with at most [`READ_LIBERTIES`].
+/// Liberties at which the reading of a chain stops: it has escaped if it got them by
+/// capturing (it has won any race that started with at most [`READ_LIBERTIES`]), and has
+/// left the fight if it got them by extending.
 pub const ESCAPE_LIBERTIES: usize = 5;
 
 /// The most liberties of a chain worth reading, and of an opposing chain next to it whose
 /// liberties are part of the fight.
 pub const READ_LIBERTIES: usize = 4;
+
+/// The most stones whose capture may still leave the capturer one eye only (the straight
+/// and bent three, killed by a stone on their middle point): taking more is a win.
+const NAKADE_STONES: u16 = 3;
 
 /// Positions one reading may visit before it gives up ([`Fate::Unknown`]): a few
 /// milliseconds, enough for races of four liberties a side.
@@ -40,8 +45,8 @@ const MAX_DEPTH: u32 = 20;
 /// What happens to the chain, in the attacker's order of preference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Fate {
-    /// It cannot be taken: it reaches [`ESCAPE_LIBERTIES`], or the attacker runs out of
-    /// useful moves.
+    /// It cannot be taken: it reaches [`ESCAPE_LIBERTIES`] by capturing, or the attacker
+    /// runs out of moves.
     Escapes,
     /// The reading gave up before proving either.
     Unknown,
@@ -73,6 +78,7 @@ impl Board {
             defender,
             nodes: NODES,
             proven: HashMap::new(),
+            line: vec![self.hash()],
         };
         let mut reading = Reading {
             fate: Fate::Unknown,
@@ -101,6 +107,9 @@ struct Reader {
     /// The proven readings (never [`Fate::Unknown`], which depends on the depth left) by
     /// position: the same position comes back by other move orders and in every deepening.
     proven: HashMap<(u64, Color, Option<(Point, Color)>), Reading>,
+    /// The positions of the line being read, from the root: a move that repeats one is
+    /// refused, as positional superko would, so that a ko fight ends instead of cycling.
+    line: Vec<u64>,
 }
 
 impl Reader {
@@ -133,13 +142,22 @@ impl Reader {
         }
         for mv in moves {
             let mut next = board.clone();
-            match next.play(to_move, mv) {
-                Ok(effect) if effect.suicided == 0 => {}
+            let captured = match next.play(to_move, mv) {
+                Ok(effect) if effect.suicided == 0 => effect.captured,
                 _ => continue,
+            };
+            let repeats = mv != Move::Pass && self.line.contains(&next.hash());
+            if repeats {
+                continue;
             }
-            let fate = match self.settled(&next, to_move, mv) {
+            let fate = match self.settled(&next, to_move, mv, captured) {
                 Some(fate) => fate,
-                None => self.search(&next, to_move.opponent(), depth - 1).fate,
+                None => {
+                    self.line.push(next.hash());
+                    let fate = self.search(&next, to_move.opponent(), depth - 1).fate;
+                    self.line.pop();
+                    fate
+                }
             };
             let better = if attacking {
                 fate > best.fate
@@ -164,10 +182,13 @@ impl Reader {
         best
     }
 
-    /// The fate of the chain once `mover` has played `mv`, if that settles it: captured
-    /// (unless the capturing chain can be taken back at once, a snapback: then unknown), or
-    /// escaped.
-    fn settled(&self, board: &Board, mover: Color, mv: Move) -> Option<Fate> {
+    /// The fate of the chain once `mover` has played `mv`, capturing `captured` stones, if
+    /// that settles it: captured (unless the capturing chain can be taken back at once, a
+    /// snapback: then unknown), or escaped by capturing attackers: more than
+    /// [`NAKADE_STONES`], or enough to reach [`ESCAPE_LIBERTIES`]. A chain that reaches
+    /// [`ESCAPE_LIBERTIES`] by extending has left the fight for open ground, which may well
+    /// be the opponent's area: that proves nothing either way.
+    fn settled(&self, board: &Board, mover: Color, mv: Move, captured: u16) -> Option<Fate> {
         if !board.cell(self.target).is_stone() {
             let retaken = match mv {
                 Move::Play(p) if mover != self.defender => can_retake(board, p),
@@ -179,7 +200,12 @@ impl Reader {
                 Fate::Captured
             });
         }
-        (board.liberty_count(self.target) >= ESCAPE_LIBERTIES).then_some(Fate::Escapes)
+        let many = board.liberty_count(self.target) >= ESCAPE_LIBERTIES;
+        if mover == self.defender && (captured > NAKADE_STONES || (many && captured > 0)) {
+            Some(Fate::Escapes)
+        } else {
+            many.then_some(Fate::Unknown)
+        }
     }
 }
 
@@ -197,20 +223,23 @@ fn can_retake(board: &Board, p: Point) -> bool {
 /// The moves of the fight around the chain on `target` for its attacker (`attacking`) or
 /// its owner: captures first (of any chain in atari next to one of the fighting chains),
 /// then the liberties of the fighting chains. Those are the chain itself and the opposing
-/// chains next to it that are short of liberties: for the owner, those with at most
-/// [`READ_LIBERTIES`] (the other side of a race, whose liberties he fills); for the
-/// attacker, those with no more than the chain (his own in danger, which he extends).
+/// chains next to it that are short of liberties: for the owner, those with at most one
+/// liberty more than his chain (the other side of a race, whose liberties he fills); for
+/// the attacker, his own with no more than the chain (those in danger, which he saves).
 fn fight_moves(board: &Board, target: Point, attacking: bool) -> Vec<Point> {
-    let short = if attacking {
-        board.liberty_count(target)
-    } else {
-        READ_LIBERTIES
+    let liberties = board.liberty_count(target);
+    let short = |n: Point| {
+        if attacking {
+            board.liberty_count(n) <= liberties
+        } else {
+            board.liberty_count(n) <= liberties + 1
+        }
     };
     let mut fighters = vec![target];
     fighters.extend(
         neighbour_chains(board, target)
             .into_iter()
-            .filter(|&n| board.liberty_count(n) <= short),
+            .filter(|&n| short(n)),
     );
     let mut seen = PointSet::new();
     let mut moves = Vec::new();
@@ -267,10 +296,11 @@ mod tests {
     }
 
     #[test]
-    fn a_stone_with_room_escapes() {
-        // White E5, playing first, extends to five liberties at once.
+    fn a_stone_that_runs_into_open_ground_is_left_unknown() {
+        // White E5, playing first, extends to five liberties at once: the fight has left
+        // for an area that may be anybody's.
         let (b, p) = board(9, "D5", "E5");
-        assert_eq!(read(&b, p("E5"), Color::White).0, Fate::Escapes);
+        assert_eq!(read(&b, p("E5"), Color::White).0, Fate::Unknown);
     }
 
     #[test]

@@ -261,9 +261,11 @@ pub fn race_move(game: &Game, color: Color) -> Option<Move> {
         .map(|(_, mv)| mv)
 }
 
-/// What reading settles for the count: the chains it proves dead, and the ones that win
-/// their race against them (they hold when attacked and touch an opposing chain proven
-/// dead), which are alive whatever the playouts say.
+/// What reading settles for the count: the chains it proves dead, and those that hold even
+/// when the opponent plays first next to one of them: the winners of a race, alive whatever
+/// the playouts say. A chain that holds elsewhere stays with the playouts' verdict, since
+/// its reading does not see the rest of its group: a chain whose liberties are two eyes the
+/// attacker may not fill holds, though the eyes are false when the chains around them die.
 #[derive(Default)]
 struct Reading {
     dead: PointSet,
