@@ -129,14 +129,28 @@ clear_board
 estimate_score please
 #! [syntax error]
 
-# Known failure: a 19x19 handicap game (GNU Go Black, hoshi White) ended with White's corner
-# group A1-B5-D1 holding only the two-point eye A3-A4 and one outside liberty (D2) against
-# Black chains with many: dead, as GNU Go judges it (B+20.5 by its count). hoshi's judge
-# counts it alive (W+12.5). The killing line (D2 and A6, A4, then A4 again after White
-# takes) starts with a self-atari, which the playouts avoid, and is five moves deep for the
-# judge's searches; whether the quick estimate also keeps the playouts out of the corner is
-# still to be seen.
+# A 19x19 handicap game (GNU Go Black, hoshi White) ended with White's corner group
+# A1-B5-D1 holding only the two-point eye A3-A4 and one outside liberty (D2) against Black
+# chains with many: dead, since Black fills D2, throws in at A3 and takes the group back
+# when White captures. The playouts never play that self-atari; the judge's capture reading
+# does. The dead stones are exactly GNU Go 3.8's; its B+20.5 gives White nothing for the
+# handicap, where the French rules give him 5 points (N-1) for six stones: B+15.5.
 kgs-rules french
-40 loadsgf sgf/handicap_dead_corner.sgf
-41 final_status_list dead
-#? [.*\bA1\b.*]*
+50 loadsgf sgf/handicap_dead_corner.sgf
+51 final_status_list dead
+#? [A1 B1 C1 D1 A2 B2 B3 B4 C4 A5 B5\nR2 R3\nQ4\nQ6 O7 P7 Q7 Q8\nC8\nP9 P10 Q10\nN10\nA12 A13 A14 A15 B15 A16 B16 C16 A17 B17 B18 C18 D18 C19\nM12 M13 M14\nK17 F18 G18 H18 J18 K18 L18 G19 L19 M19]
+
+52 final_score
+#? [B\+15\.5]
+
+# A 9x9 game hoshi (White) lost to KataGo: hoshi passed counting W+11.5 with Black's
+# twelve stones F4-J8 dead. But they win the race against White's F3-J3 whoever plays
+# first (Black H3 takes H4 and gains a liberty), so F3-J3 and H4 are dead, with B3 and
+# B7-B8: Black 60, White 20 + 7.5, the dame J9 nobody's. GNU Go 3.8 gives the same dead
+# stones and B+31.5 (it counts J9 for White, who is to move); KataGo B+32.5.
+53 loadsgf sgf/katago_race.sgf
+54 final_status_list dead
+#? [G2 H2 J2 F3 G3 J3\nB3\nH4\nB7 A8 B8]
+
+55 final_score
+#? [B\+32\.5]

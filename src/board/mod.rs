@@ -14,6 +14,7 @@
 //! * removing a captured chain gives one liberty per removed stone to each distinct
 //!   neighbouring chain.
 
+pub mod capture;
 pub mod ladder;
 pub mod nakade;
 pub mod tactics;

@@ -11,6 +11,7 @@
 //! the areas the quick estimate found clear. Everything is deterministic (fixed seeds, one
 //! thread) so that the same position is always judged the same way.
 
+use crate::board::capture::{Fate, READ_LIBERTIES};
 use crate::board::Board;
 use crate::coord::{Color, Move, Point, PointSet};
 use crate::game::Game;
@@ -71,7 +72,7 @@ pub fn life_and_death(game: &Game, params: &Params) -> Status {
         let sum: f32 = searches.iter().filter_map(|s| s.get(i)).sum();
         f64::from(sum) / 2.0
     };
-    chain_verdicts(board, value)
+    chain_verdicts(board, value, &Reading::of(board))
 }
 
 /// The ownership (row-major, as [`crate::search::SearchResult::ownership`]) found by a
@@ -118,13 +119,14 @@ pub fn attacked_ownership(
         .ownership
 }
 
-/// The dead stones and those in seki. Each chain is judged as one, by its ownership from
-/// its own side averaged over its stones (`value(p)` is from -1, White's, to +1, Black's):
-/// dead when that average is negative, except next to a sure seki liberty (random play
-/// breaks a seki at once, as the first to fill a shared liberty loses, so the playouts'
-/// verdict on a real seki is a coin toss). Then the chains around each seki liberty are in
-/// seki if it is sure, or if none of them is dead (a candidate seki the ownership confirms).
-fn chain_verdicts(board: &Board, value: impl Fn(Point) -> f64) -> Status {
+/// The dead stones and those in seki. Where reading settles a chain's fight ([`Reading`]),
+/// its verdict stands. Every other chain is judged as one, by its ownership from its own
+/// side averaged over its stones (`value(p)` is from -1, White's, to +1, Black's): dead when
+/// that average is negative, except next to a sure seki liberty (random play breaks a seki
+/// at once, as the first to fill a shared liberty loses, so the playouts' verdict on a real
+/// seki is a coin toss). Then the chains around each seki liberty are in seki if it is sure,
+/// or if none of them is dead (a candidate seki the ownership confirms).
+fn chain_verdicts(board: &Board, value: impl Fn(Point) -> f64, read: &Reading) -> Status {
     let g = board.geometry();
     let liberties = seki_liberties(board);
     let mut sure = PointSet::new();
@@ -151,7 +153,14 @@ fn chain_verdicts(board: &Board, value: impl Fn(Point) -> f64) -> Status {
             .fold((0.0, 0), |(sum, n), s| (sum + sign * value(s), n + 1));
         let kept = sum / f64::from(count);
         log::debug!("chain {}: {count} stones, kept {kept:.2}", g.name(p));
-        if kept < 0.0 && !sure.contains(p) {
+        let dead = if read.dead.contains(p) {
+            true
+        } else if read.alive.contains(p) {
+            false
+        } else {
+            kept < 0.0 && !sure.contains(p)
+        };
+        if dead {
             insert_chain(board, p, &mut status.dead);
         }
     }
@@ -165,6 +174,124 @@ fn chain_verdicts(board: &Board, value: impl Fn(Point) -> f64) -> Status {
         }
     }
     status
+}
+
+/// A chain's fight as reading finds it ([`Board::read_capture`]), for the chains with at
+/// most [`READ_LIBERTIES`] whose reading proves something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fight {
+    /// A stone of the chain.
+    pub chain: Point,
+    pub verdict: Verdict,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Captured even when its owner plays first.
+    Dead,
+    /// Captured when the opponent plays first (with `attack`), saved when the owner does
+    /// (with `defence`), in a race with an opposing chain that is short of liberties too:
+    /// whoever plays first wins it.
+    Open { attack: Point, defence: Move },
+    /// Not captured even when the opponent plays first.
+    Holds,
+}
+
+/// The fights of every chain on `board` short of liberties, in board order. Deterministic.
+pub fn read_fights(board: &Board) -> Vec<Fight> {
+    let g = board.geometry();
+    g.points()
+        .filter(|&p| board.cell(p).is_stone() && board.chain(p) == p)
+        .filter(|&p| board.liberty_count(p) <= READ_LIBERTIES)
+        .filter_map(|p| read_fight(board, p).map(|verdict| Fight { chain: p, verdict }))
+        .inspect(|f| log::debug!("fight of {}: {:?}", g.name(f.chain), f.verdict))
+        .collect()
+}
+
+/// The verdict of reading on the chain on `p`, if it proves one.
+fn read_fight(board: &Board, p: Point) -> Option<Verdict> {
+    let owner = board.color_at(p)?;
+    let attacked = board.read_capture(p, owner.opponent());
+    match (attacked.fate, attacked.first) {
+        (Fate::Escapes, _) => Some(Verdict::Holds),
+        (Fate::Captured, Move::Play(attack)) => {
+            let defended = board.read_capture(p, owner);
+            match defended.fate {
+                Fate::Captured => Some(Verdict::Dead),
+                Fate::Escapes if in_race(board, p) => Some(Verdict::Open {
+                    attack,
+                    defence: defended.first,
+                }),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether the chain on `p` touches an opposing chain that is short of liberties too.
+fn in_race(board: &Board, p: Point) -> bool {
+    let g = board.geometry();
+    let opponent = board.color_at(p).map(Color::opponent);
+    board.chain_stones(p).any(|s| {
+        g.neighbours(s)
+            .into_iter()
+            .any(|n| board.color_at(n) == opponent && board.liberty_count(n) <= READ_LIBERTIES)
+    })
+}
+
+/// The move `color` (to move in `game`) must play rather than pass: while a race on the
+/// board goes to whoever plays first ([`Verdict::Open`]), passing gives it away, and
+/// playing it costs nothing under area scoring. The move of the largest such chain, the
+/// attack on an opposing chain or the defence of his own; `None` when no race is open.
+pub fn race_move(game: &Game, color: Color) -> Option<Move> {
+    let board = game.board();
+    read_fights(board)
+        .into_iter()
+        .filter_map(|fight| match fight.verdict {
+            Verdict::Open { attack, defence } => {
+                let own = board.color_at(fight.chain) == Some(color);
+                let mv = if own { defence } else { Move::Play(attack) };
+                Some((board.chain_len(fight.chain), mv))
+            }
+            _ => None,
+        })
+        .filter(|&(_, mv)| mv != Move::Pass && game.is_legal(color, mv))
+        .max_by_key(|&(stones, _)| stones)
+        .map(|(_, mv)| mv)
+}
+
+/// What reading settles for the count: the chains it proves dead, and those that hold even
+/// when the opponent plays first next to one of them: the winners of a race, alive whatever
+/// the playouts say. A chain that holds elsewhere stays with the playouts' verdict, since
+/// its reading does not see the rest of its group: a chain whose liberties are two eyes the
+/// attacker may not fill holds, though the eyes are false when the chains around them die.
+#[derive(Default)]
+struct Reading {
+    dead: PointSet,
+    alive: PointSet,
+}
+
+impl Reading {
+    fn of(board: &Board) -> Reading {
+        let fights = read_fights(board);
+        let mut reading = Reading::default();
+        for fight in fights.iter().filter(|f| f.verdict == Verdict::Dead) {
+            insert_chain(board, fight.chain, &mut reading.dead);
+        }
+        let g = board.geometry();
+        for fight in fights.iter().filter(|f| f.verdict == Verdict::Holds) {
+            let beside_dead = board.chain_stones(fight.chain).any(|s| {
+                g.neighbours(s)
+                    .into_iter()
+                    .any(|n| board.cell(n).is_stone() && reading.dead.contains(n))
+            });
+            if beside_dead {
+                insert_chain(board, fight.chain, &mut reading.alive);
+            }
+        }
+        reading
+    }
 }
 
 fn insert_chain(board: &Board, p: Point, set: &mut PointSet) {

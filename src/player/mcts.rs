@@ -342,6 +342,12 @@ fn passing_wins(game: &Game, color: Color, params: &Params) -> bool {
         && game.score(&judge::judge(game, params)).result().winner() == Some(color)
 }
 
+/// A pass, unless a race on the board goes to whoever plays first: then the move that wins
+/// it for `color` ([`judge::race_move`]), since passing would give it to the opponent.
+fn pass_or_race(game: &Game, color: Color) -> Move {
+    judge::race_move(game, color).unwrap_or(Move::Pass)
+}
+
 /// The points where `color` should play to take the opponent's dead stones off the board
 /// (`kgs-genmove_cleanup`): the legal liberties of the dead chains, those of the chains
 /// with fewest liberties first (a capture before a mere approach), never a self-atari that
@@ -436,7 +442,8 @@ impl Player for MctsPlayer {
         // A move chosen without a search (a pass that wins) has no search to show.
         self.last = None;
         // Cleanup takes the opponent's dead stones off the board, then passes as soon as the
-        // opponent does; with none left to take it plays like `genmove`.
+        // opponent does; with none left to take it plays like `genmove`. In every mode a
+        // pass gives way to the move of a race still open.
         let targets = if mode == Mode::Cleanup {
             cleanup_points(game, color, self.params())
         } else {
@@ -449,7 +456,7 @@ impl Player for MctsPlayer {
                 passing_wins(game, color, self.params())
             };
         if done {
-            return Choice::Move(Move::Pass);
+            return Choice::Move(pass_or_race(game, color));
         }
         let result = if mode == Mode::Regression {
             self.regression_search(game, color)
@@ -484,8 +491,8 @@ impl Player for MctsPlayer {
                 self.params().cleanup_slack,
             );
         }
-        if !game.is_legal(color, mv) {
-            mv = Move::Pass;
+        if mv == Move::Pass || !game.is_legal(color, mv) {
+            mv = pass_or_race(game, color);
         }
         self.last = Some(result);
         if resign {

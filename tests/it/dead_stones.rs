@@ -415,3 +415,103 @@ fn the_player_passes_on_the_same_judgement() {
     let choice = player.choose(&game, Color::Black, Mode::Play, &Clock::default());
     assert_eq!(choice, Choice::Move(Move::Pass));
 }
+
+/// The last position of a 9x9 game hoshi (White) lost to KataGo, White to play, Black
+/// having captured 12 stones and White 3 (French rules count none of them).
+const KATAGO_RACE: [&str; 9] = [
+    ". X X X O . . O .",
+    "O O X O . O . O X",
+    ". O X O . O O X X",
+    "X X X O O X X . X",
+    ". . X O O O X X X",
+    "X . X O O X X O X",
+    "X O . X X O O . O",
+    ". . X . X X O O O",
+    "X X X X X . X X .",
+];
+
+/// Real, against KataGo. Black's twelve stones F4-J8 (liberties H6, an eye, and J9) against
+/// White's F3-J3 (H3 and J1): whoever plays first, Black wins, as his H3 takes H4 and gains
+/// a liberty. So F3-J3 and H4 are dead, and so are B3 and B7-B8: the count is 60 to 20 +
+/// 7.5, J9 being nobody's. The playouts alone gave the race to White (W+11.5), and hoshi
+/// passed on that count. GNU Go 3.8 gives the same dead stones and B+31.5 (with White to
+/// move it counts the dame J9 for White); KataGo says B+32.5.
+#[test]
+fn real_9x9_against_katago_a_race_won_by_capturing_a_stone() {
+    check(
+        &KATAGO_RACE,
+        "A8 B3 B7 B8 F3 G2 G3 H2 H4 J2 J3",
+        "",
+        "B+32.5",
+    );
+}
+
+/// Hand-made: White D1-D9 (liberties C2 and C8, inside Black's wall) and Black E1-E9 (F2
+/// and F8, inside White's) race with two liberties each and no eye: whoever plays first
+/// captures the other.
+const OPEN_RACE: [&str; 9] = [
+    ". X X O X O O . .",
+    ". X . O X . O . .",
+    ". X X O X O O . .",
+    ". X X O X O O . .",
+    ". X X O X O O . .",
+    ". X X O X O O . .",
+    ". X X O X O O . .",
+    ". X . O X . O . .",
+    ". X X O X O O . .",
+];
+
+/// Reading finds the race open: each side captures the other's chain by playing first, and
+/// the move that wins it fills one of the other chain's liberties.
+#[test]
+fn reading_finds_a_race_that_goes_to_whoever_plays_first() {
+    use hoshi::player::judge::Verdict;
+
+    let game = diagram(&OPEN_RACE, Ruleset::FRENCH, Color::White);
+    let board = game.board();
+    let open: Vec<String> = judge::read_fights(board)
+        .into_iter()
+        .filter(|f| matches!(f.verdict, Verdict::Open { .. }))
+        .map(|f| {
+            let mut chain = hoshi::coord::PointSet::new();
+            board.chain_stones(f.chain).for_each(|s| {
+                chain.insert(s);
+            });
+            names(&game, &chain)
+        })
+        .collect();
+    assert_eq!(
+        open,
+        ["D1 D2 D3 D4 D5 D6 D7 D8 D9", "E1 E2 E3 E4 E5 E6 E7 E8 E9"]
+    );
+    assert_eq!(
+        judge::race_move(&game, Color::White),
+        Some(common::mv(&game, "F2"))
+    );
+    assert_eq!(
+        judge::race_move(&game, Color::Black),
+        Some(common::mv(&game, "C2"))
+    );
+}
+
+/// hoshi never passes while a race is open: Black passes, and White, who loses the race if
+/// he passes too, plays F2 and wins it. The same without the pass: the search's pass gives
+/// way to the race.
+#[test]
+fn the_player_plays_an_open_race_instead_of_passing() {
+    use hoshi::player::clock::Clock;
+    use hoshi::player::mcts::{MctsPlayer, Overrides};
+    use hoshi::player::{Choice, Level, Mode, Player};
+
+    let mut game = diagram(&OPEN_RACE, Ruleset::FRENCH, Color::Black);
+    common::play(&mut game, Color::Black, "pass");
+    let overrides = Overrides {
+        playouts: Some(300),
+        ..Overrides::default()
+    };
+    for mode in [Mode::Play, Mode::Cleanup, Mode::Regression] {
+        let mut player = MctsPlayer::new(Level::Expert, 1, overrides, 3);
+        let choice = player.choose(&game, Color::White, mode, &Clock::default());
+        assert_eq!(choice, Choice::Move(common::mv(&game, "F2")), "{mode:?}");
+    }
+}

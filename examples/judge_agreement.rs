@@ -1,0 +1,228 @@
+//! How often hoshi's count of a finished game agrees with GNU Go's: for every game record
+//! that ended by two passes, hoshi's `final_score` (its dead-stone judge, then the rules'
+//! count: what `hoshi match` and GTP answer) against GNU Go 3.8's `final_score` after
+//! `loadsgf`. Prints every disagreement with both lists of dead stones, then the agreement.
+//!
+//!     cargo run --release --example judge_agreement -- /work/data/judge-games/9x9
+//!     cargo run --release --example judge_agreement -- --gnugo "gnugo --mode gtp" games/*.sgf
+//!
+//! Arguments are SGF files or directories (their `.sgf` files, sorted). Games that ended
+//! otherwise (resignation, time, a move limit) are skipped and counted apart. GNU Go runs
+//! with `--chinese-rules` by default, the area count of the French rules the games are
+//! played under; it counts the dame as if they were filled and gives nothing for handicap
+//! stones, so a disagreement with the same dead stones is a difference of counting, not of
+//! judgement, and is reported as such.
+
+use hoshi::coord::{Color, Move};
+use hoshi::game::Game;
+use hoshi::player::judge;
+use hoshi::rules::Ruleset;
+use hoshi::search::Params;
+use hoshi::sgf;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+
+/// GNU Go 3.8 as Debian installs it: on the PATH, or in /usr/games.
+fn default_gnugo() -> String {
+    let on_path = Command::new("gnugo")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok();
+    let program = if on_path { "gnugo" } else { "/usr/games/gnugo" };
+    format!("{program} --mode gtp --chinese-rules")
+}
+
+/// A GTP engine spoken to one command at a time.
+struct Gtp {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Gtp {
+    fn start(command: &str) -> Result<Gtp, String> {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let (program, args) = words.split_first().ok_or("an empty --gnugo")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {program}: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        Ok(Gtp {
+            child,
+            stdin,
+            stdout,
+        })
+    }
+
+    /// The answer to `command` (without `= `), or the engine's error message.
+    fn ask(&mut self, command: &str) -> Result<String, String> {
+        writeln!(self.stdin, "{command}").map_err(|e| format!("cannot send: {e}"))?;
+        self.stdin
+            .flush()
+            .map_err(|e| format!("cannot send: {e}"))?;
+        let mut answer = String::new();
+        loop {
+            let mut line = String::new();
+            let read = self.stdout.read_line(&mut line);
+            if read.map_err(|e| e.to_string())? == 0 {
+                return Err(format!("the engine quit on {command:?}"));
+            }
+            if line.trim().is_empty() && !answer.is_empty() {
+                break;
+            }
+            answer.push_str(&line);
+        }
+        let text = answer.trim();
+        match text.strip_prefix('=') {
+            Some(rest) => Ok(rest.trim().to_string()),
+            None => Err(format!("{command:?}: {text}")),
+        }
+    }
+}
+
+impl Drop for Gtp {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// The SGF files named by `args`, directories opened one level, sorted.
+fn game_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for arg in args {
+        let path = Path::new(arg);
+        if path.is_dir() {
+            let entries = std::fs::read_dir(path).map_err(|e| format!("{arg}: {e}"))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "sgf"))
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.to_path_buf());
+        }
+    }
+    Ok(files)
+}
+
+/// The game of `path` if it ended by two passes.
+fn finished_game(path: &Path) -> Result<Option<Game>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let record = sgf::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let game = record
+        .replay(Ruleset::FRENCH, 7.5, None)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let passes = game.recent_moves(2).filter(|&m| m == Move::Pass).count();
+    Ok((passes == 2).then_some(game))
+}
+
+/// hoshi's count of `game` (what [`hoshi::cmd::arena::hoshi_count`], `hoshi match` and GTP
+/// `final_score` answer) and its dead stones as GNU Go lists them: sorted GTP names.
+fn hoshi_view(game: &Game) -> (String, Vec<String>) {
+    let status = judge::judge(game, &Params::default());
+    let score = game.score(&status).result().to_string();
+    let g = game.board().geometry();
+    let mut names: Vec<String> = status.dead.iter().map(|p| g.name(p)).collect();
+    names.sort();
+    (score, names)
+}
+
+/// GNU Go's count and dead stones (sorted names) of the game in `path`.
+fn gnugo_view(gnugo: &mut Gtp, path: &Path) -> Result<(String, Vec<String>), String> {
+    let absolute = path.canonicalize().map_err(|e| e.to_string())?;
+    gnugo.ask(&format!("loadsgf {}", absolute.display()))?;
+    let score = gnugo.ask("final_score")?;
+    let mut dead: Vec<String> = gnugo
+        .ask("final_status_list dead")?
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    dead.sort();
+    Ok((score, dead))
+}
+
+/// The points of `a` that are not in `b`, joined by spaces ("-" for none).
+fn missing(a: &[String], b: &[String]) -> String {
+    let only: Vec<&str> = a
+        .iter()
+        .filter(|x| !b.contains(x))
+        .map(String::as_str)
+        .collect();
+    if only.is_empty() {
+        "-".into()
+    } else {
+        only.join(" ")
+    }
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let (gnugo_command, paths) = match args {
+        [flag, command, rest @ ..] if flag == "--gnugo" => (command.clone(), rest),
+        _ => (default_gnugo(), args),
+    };
+    let files = game_files(paths)?;
+    let mut gnugo = Gtp::start(&gnugo_command)?;
+    let (mut counted, mut agreed, mut same_dead, mut skipped) = (0, 0, 0, 0);
+    for path in &files {
+        let Some(game) = finished_game(path)? else {
+            skipped += 1;
+            continue;
+        };
+        counted += 1;
+        let (ours, our_dead) = hoshi_view(&game);
+        let (theirs, their_dead) = gnugo_view(&mut gnugo, path)?;
+        if ours == theirs {
+            agreed += 1;
+            continue;
+        }
+        let to_move = match game.to_move() {
+            Color::Black => "B",
+            Color::White => "W",
+        };
+        let kind = if our_dead == their_dead {
+            same_dead += 1;
+            "same dead stones".to_string()
+        } else {
+            format!(
+                "dead for hoshi only: {}; for GNU Go only: {}",
+                missing(&our_dead, &their_dead),
+                missing(&their_dead, &our_dead)
+            )
+        };
+        println!(
+            "{}: hoshi {ours}, GNU Go {theirs} ({to_move} to move); {kind}",
+            path.display()
+        );
+    }
+    let share = 100.0 * f64::from(agreed) / f64::from(counted.max(1));
+    println!(
+        "{agreed} of {counted} counted games agree ({share:.1}%); {} disagree, {same_dead} of \
+         them with the same dead stones; {skipped} skipped (not ended by two passes)",
+        counted - agreed
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty() || args.iter().any(|a| a == "-h" || a == "--help") {
+        eprintln!("usage: judge_agreement [--gnugo COMMAND] SGF-FILE-OR-DIR...");
+        return ExitCode::from(2);
+    }
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
+            eprintln!("judge_agreement: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
