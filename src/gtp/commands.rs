@@ -500,7 +500,7 @@ fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
 /// sets it. Playouts and time 0 mean the level's own budget. An unknown key or a value a
 /// tuning parameter does not take fails with the reason (`unknown parameter "x"`,
 /// `rave_equivalence takes a number above 0, not "0"`); a bad value for one of the
-/// session's settings (level, rules, playouts, time, threads, ponder, live_gfx) is a syntax
+/// engine's own settings (level, rules, playouts, time, threads, ponder, live_gfx) is a syntax
 /// error. Either way nothing changes.
 fn hoshi_param(engine: &mut Engine, args: &[String]) -> Reply {
     match args {
