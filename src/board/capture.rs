@@ -222,10 +222,12 @@ fn can_retake(board: &Board, p: Point) -> bool {
 
 /// The moves of the fight around the chain on `target` for its attacker (`attacking`) or
 /// its owner: captures first (of any chain in atari next to one of the fighting chains),
-/// then the liberties of the fighting chains. Those are the chain itself and the opposing
-/// chains next to it that are short of liberties: for the owner, those with at most one
-/// liberty more than his chain (the other side of a race, whose liberties he fills); for
-/// the attacker, his own with no more than the chain (those in danger, which he saves).
+/// then the liberties of the fighting chains. Those are the chain's group
+/// ([`group_chains`]: its eyes are the group's, and the attacker may have to take another
+/// chain first to make one false) and the opposing chains next to it that are short of
+/// liberties: for the owner, those with at most one liberty more than his chain (the other
+/// side of a race, whose liberties he fills); for the attacker, his own with no more than
+/// the chain (those in danger, which he saves).
 fn fight_moves(board: &Board, target: Point, attacking: bool) -> Vec<Point> {
     let liberties = board.liberty_count(target);
     let short = |n: Point| {
@@ -235,7 +237,7 @@ fn fight_moves(board: &Board, target: Point, attacking: bool) -> Vec<Point> {
             board.liberty_count(n) <= liberties + 1
         }
     };
-    let mut fighters = vec![target];
+    let mut fighters = group_chains(board, target);
     fighters.extend(
         neighbour_chains(board, target)
             .into_iter()
@@ -255,6 +257,40 @@ fn fight_moves(board: &Board, target: Point, attacking: bool) -> Vec<Point> {
         }
     }
     moves
+}
+
+/// The most chains of a group that a reading takes into its fight.
+const GROUP_CHAINS: usize = 6;
+
+/// The chain on `target` and the chains of its color short of liberties (at most
+/// [`READ_LIBERTIES`]) joined to it through shared liberties, one stone of each, the
+/// target's first: the chains that make its eyes together, up to [`GROUP_CHAINS`].
+fn group_chains(board: &Board, target: Point) -> Vec<Point> {
+    let g = board.geometry();
+    let color = board.color_at(target);
+    let mut group = vec![target];
+    let mut seen = PointSet::new();
+    board.chain_stones(target).for_each(|s| {
+        seen.insert(s);
+    });
+    let mut next = 0;
+    while next < group.len() && group.len() < GROUP_CHAINS {
+        for lib in board.liberties(group[next]) {
+            for n in g.neighbours(lib) {
+                let joins = board.color_at(n) == color
+                    && !seen.contains(n)
+                    && board.liberty_count(n) <= READ_LIBERTIES;
+                if joins && group.len() < GROUP_CHAINS {
+                    board.chain_stones(n).for_each(|s| {
+                        seen.insert(s);
+                    });
+                    group.push(n);
+                }
+            }
+        }
+        next += 1;
+    }
+    group
 }
 
 /// One stone of each opposing chain next to the chain on `p`, in board order.

@@ -261,11 +261,9 @@ pub fn race_move(game: &Game, color: Color) -> Option<Move> {
         .map(|(_, mv)| mv)
 }
 
-/// What reading settles for the count: the chains it proves dead, and those that hold even
-/// when the opponent plays first next to one of them: the winners of a race, alive whatever
-/// the playouts say. A chain that holds elsewhere stays with the playouts' verdict, since
-/// its reading does not see the rest of its group: a chain whose liberties are two eyes the
-/// attacker may not fill holds, though the eyes are false when the chains around them die.
+/// What reading settles for the count: the chains it proves dead, and those it proves
+/// alive (they hold even when the opponent plays first: the winners of a race, both sides
+/// of a seki, a group whose eyes the attacker may not fill), whatever the playouts say.
 #[derive(Default)]
 struct Reading {
     dead: PointSet,
@@ -274,20 +272,12 @@ struct Reading {
 
 impl Reading {
     fn of(board: &Board) -> Reading {
-        let fights = read_fights(board);
         let mut reading = Reading::default();
-        for fight in fights.iter().filter(|f| f.verdict == Verdict::Dead) {
-            insert_chain(board, fight.chain, &mut reading.dead);
-        }
-        let g = board.geometry();
-        for fight in fights.iter().filter(|f| f.verdict == Verdict::Holds) {
-            let beside_dead = board.chain_stones(fight.chain).any(|s| {
-                g.neighbours(s)
-                    .into_iter()
-                    .any(|n| board.cell(n).is_stone() && reading.dead.contains(n))
-            });
-            if beside_dead {
-                insert_chain(board, fight.chain, &mut reading.alive);
+        for fight in read_fights(board) {
+            match fight.verdict {
+                Verdict::Dead => insert_chain(board, fight.chain, &mut reading.dead),
+                Verdict::Holds => insert_chain(board, fight.chain, &mut reading.alive),
+                Verdict::Open { .. } => {}
             }
         }
         reading
