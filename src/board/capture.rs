@@ -98,6 +98,9 @@ impl Board {
     }
 }
 
+/// A position in a reading: the stones' hash, the side to move and the ko point.
+type Key = (u64, Color, Option<(Point, Color)>);
+
 /// One reading: the chain it is about, the nodes it has left and what it has proven.
 struct Reader {
     /// A stone of the chain read; the chain may grow, and is captured once this is empty.
@@ -106,7 +109,7 @@ struct Reader {
     nodes: u32,
     /// The proven readings (never [`Fate::Unknown`], which depends on the depth left) by
     /// position: the same position comes back by other move orders and in every deepening.
-    proven: HashMap<(u64, Color, Option<(Point, Color)>), Reading>,
+    proven: HashMap<Key, Reading>,
     /// The positions of the line being read, from the root: a move that repeats one is
     /// refused, as positional superko would, so that a ko fight ends instead of cycling.
     line: Vec<u64>,
