@@ -11,9 +11,10 @@
 //! elsewhere (a pass), until the chain is captured or has so many liberties that it has
 //! escaped.
 //!
-//! The moves are local: the liberties of the chain, of the opposing chains next to it that
-//! are short of liberties themselves (the other side of a race), and the capture of any
-//! chain in atari next to those. A defence far from the fight (an eye made on the other
+//! The moves are local: the liberties of the chain and of the chains of its group joined to
+//! it by shared liberties, of the opposing chains next to it that are short of liberties
+//! themselves (the other side of a race), and the capture of any chain in atari next to
+//! those. A defence far from the fight (an eye made on the other
 //! side of the group) is not seen, and a ko is settled as at the end of a game: without
 //! threats, the side that may not retake at once plays elsewhere.
 

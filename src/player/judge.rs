@@ -2,14 +2,17 @@
 //! for `final_status_list`, `final_score`, the player's decision to pass and the cleanup
 //! moves of `kgs-genmove_cleanup` ([`judge`], [`life_and_death`]).
 //!
-//! Two tools, each covering the other's blind spot. The quick Monte Carlo estimate
+//! Three tools, each covering another's blind spot. The quick Monte Carlo estimate
 //! ([`crate::search::ownership::estimate`]) plays cautious playouts (they capture a chain
 //! the last move left in atari and never put their own chain in atari) and keeps invaders
 //! out of areas that are clearly the opponent's: it is right on clear-cut territory and
 //! blind to anything that needs reading, such as a dead shape whose killing moves are
 //! self-ataris. The tree searches of [`judge`] read those, with their playouts kept out of
-//! the areas the quick estimate found clear. Everything is deterministic (fixed seeds, one
-//! thread) so that the same position is always judged the same way.
+//! the areas the quick estimate found clear. Where a chain short of liberties is in a race
+//! or has a small eye space, exact capture reading ([`Board::read_capture`]) settles what
+//! both get wrong, such as a race won by taking a neighbour and gaining a liberty, and its
+//! proofs override them ([`read_fights`]). Everything is deterministic (fixed seeds, one
+//! thread, an exhaustive reading) so that the same position is always judged the same way.
 
 use crate::board::capture::{Fate, READ_LIBERTIES};
 use crate::board::Board;
