@@ -228,8 +228,8 @@ fn can_retake(board: &Board, p: Point) -> bool {
 /// its owner: captures first (of any chain in atari next to one of the fighting chains),
 /// then the liberties of the fighting chains. Those are the chain's group
 /// ([`group_chains`]: its eyes are the group's, and the attacker may have to take another
-/// chain first to make one false) and the opposing chains next to it that are short of
-/// liberties: for the owner, those with at most one liberty more than his chain (the other
+/// chain first to make one false) and the opposing chains next to it or to its liberties
+/// ([`rival_chains`]) that are short of liberties: for the owner, those with at most one liberty more than his chain (the other
 /// side of a race, whose liberties he fills); for the attacker, his own with no more than
 /// the chain (those in danger, which he saves).
 fn fight_moves(board: &Board, target: Point, attacking: bool) -> Vec<Point> {
@@ -243,7 +243,7 @@ fn fight_moves(board: &Board, target: Point, attacking: bool) -> Vec<Point> {
     };
     let mut fighters = group_chains(board, target);
     fighters.extend(
-        neighbour_chains(board, target)
+        rival_chains(board, target)
             .into_iter()
             .filter(|&n| short(n)),
     );
@@ -295,6 +295,22 @@ fn group_chains(board: &Board, target: Point) -> Vec<Point> {
         next += 1;
     }
     group
+}
+
+/// One stone of each opposing chain next to the chain on `p` or to one of its liberties
+/// (a race partner may share only liberties with it), in board order.
+fn rival_chains(board: &Board, p: Point) -> Vec<Point> {
+    let g = board.geometry();
+    let mut heads = PointSet::new();
+    let opponent = board.color_at(p).map(Color::opponent);
+    for q in board.chain_stones(p).chain(board.liberties(p)) {
+        for n in g.neighbours(q) {
+            if board.color_at(n) == opponent {
+                heads.insert(board.chain(n));
+            }
+        }
+    }
+    heads.iter().collect()
 }
 
 /// One stone of each opposing chain next to the chain on `p`, in board order.
