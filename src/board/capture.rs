@@ -37,7 +37,7 @@ const NAKADE_STONES: u16 = 3;
 
 /// Positions one reading may visit before it gives up ([`Fate::Unknown`]): a few
 /// milliseconds, enough for races of four liberties a side.
-const NODES: u32 = 6_000;
+const NODES: u32 = 2_500;
 
 /// The deepest the reading looks, in moves (passes included), deepened two at a time so
 /// that a short proof is found before a long line uses up the nodes.
