@@ -11,9 +11,10 @@
 //! elsewhere (a pass), until the chain is captured or has so many liberties that it has
 //! escaped.
 //!
-//! The moves are local: the liberties of the chain, of the opposing chains next to it that
-//! are short of liberties themselves (the other side of a race), and the capture of any
-//! chain in atari next to those. A defence far from the fight (an eye made on the other
+//! The moves are local: the liberties of the chain and of the chains of its group joined to
+//! it by shared liberties, of the opposing chains next to it that are short of liberties
+//! themselves (the other side of a race), and the capture of any chain in atari next to
+//! those. A defence far from the fight (an eye made on the other
 //! side of the group) is not seen, and a ko is settled as at the end of a game: without
 //! threats, the side that may not retake at once plays elsewhere.
 
@@ -36,7 +37,7 @@ const NAKADE_STONES: u16 = 3;
 
 /// Positions one reading may visit before it gives up ([`Fate::Unknown`]): a few
 /// milliseconds, enough for races of four liberties a side.
-const NODES: u32 = 6_000;
+const NODES: u32 = 2_500;
 
 /// The deepest the reading looks, in moves (passes included), deepened two at a time so
 /// that a short proof is found before a long line uses up the nodes.
@@ -98,9 +99,8 @@ impl Board {
     }
 }
 
-/// What a proven reading is kept by: the position's hash, the side to move, and the ko
-/// point with the colour it forbids, if any.
-type PositionKey = (u64, Color, Option<(Point, Color)>);
+/// A position in a reading: the stones' hash, the side to move and the ko point.
+type Key = (u64, Color, Option<(Point, Color)>);
 
 /// One reading: the chain it is about, the nodes it has left and what it has proven.
 struct Reader {
@@ -110,7 +110,7 @@ struct Reader {
     nodes: u32,
     /// The proven readings (never [`Fate::Unknown`], which depends on the depth left) by
     /// position: the same position comes back by other move orders and in every deepening.
-    proven: HashMap<PositionKey, Reading>,
+    proven: HashMap<Key, Reading>,
     /// The positions of the line being read, from the root: a move that repeats one is
     /// refused, as positional superko would, so that a ko fight ends instead of cycling.
     line: Vec<u64>,
@@ -226,10 +226,12 @@ fn can_retake(board: &Board, p: Point) -> bool {
 
 /// The moves of the fight around the chain on `target` for its attacker (`attacking`) or
 /// its owner: captures first (of any chain in atari next to one of the fighting chains),
-/// then the liberties of the fighting chains. Those are the chain itself and the opposing
-/// chains next to it that are short of liberties: for the owner, those with at most one
-/// liberty more than his chain (the other side of a race, whose liberties he fills); for
-/// the attacker, his own with no more than the chain (those in danger, which he saves).
+/// then the liberties of the fighting chains. Those are the chain's group
+/// ([`group_chains`]: its eyes are the group's, and the attacker may have to take another
+/// chain first to make one false) and the opposing chains next to it or to its liberties
+/// ([`rival_chains`]) that are short of liberties: for the owner, those with at most one liberty more than his chain (the other
+/// side of a race, whose liberties he fills); for the attacker, his own with no more than
+/// the chain (those in danger, which he saves).
 fn fight_moves(board: &Board, target: Point, attacking: bool) -> Vec<Point> {
     let liberties = board.liberty_count(target);
     let short = |n: Point| {
@@ -239,9 +241,9 @@ fn fight_moves(board: &Board, target: Point, attacking: bool) -> Vec<Point> {
             board.liberty_count(n) <= liberties + 1
         }
     };
-    let mut fighters = vec![target];
+    let mut fighters = group_chains(board, target);
     fighters.extend(
-        neighbour_chains(board, target)
+        rival_chains(board, target)
             .into_iter()
             .filter(|&n| short(n)),
     );
@@ -259,6 +261,56 @@ fn fight_moves(board: &Board, target: Point, attacking: bool) -> Vec<Point> {
         }
     }
     moves
+}
+
+/// The most chains of a group that a reading takes into its fight.
+const GROUP_CHAINS: usize = 6;
+
+/// The chain on `target` and the chains of its color short of liberties (at most
+/// [`READ_LIBERTIES`]) joined to it through shared liberties, one stone of each, the
+/// target's first: the chains that make its eyes together, up to [`GROUP_CHAINS`].
+fn group_chains(board: &Board, target: Point) -> Vec<Point> {
+    let g = board.geometry();
+    let color = board.color_at(target);
+    let mut group = vec![target];
+    let mut seen = PointSet::new();
+    board.chain_stones(target).for_each(|s| {
+        seen.insert(s);
+    });
+    let mut next = 0;
+    while next < group.len() && group.len() < GROUP_CHAINS {
+        for lib in board.liberties(group[next]) {
+            for n in g.neighbours(lib) {
+                let joins = board.color_at(n) == color
+                    && !seen.contains(n)
+                    && board.liberty_count(n) <= READ_LIBERTIES;
+                if joins && group.len() < GROUP_CHAINS {
+                    board.chain_stones(n).for_each(|s| {
+                        seen.insert(s);
+                    });
+                    group.push(n);
+                }
+            }
+        }
+        next += 1;
+    }
+    group
+}
+
+/// One stone of each opposing chain next to the chain on `p` or to one of its liberties
+/// (a race partner may share only liberties with it), in board order.
+fn rival_chains(board: &Board, p: Point) -> Vec<Point> {
+    let g = board.geometry();
+    let mut heads = PointSet::new();
+    let opponent = board.color_at(p).map(Color::opponent);
+    for q in board.chain_stones(p).chain(board.liberties(p)) {
+        for n in g.neighbours(q) {
+            if board.color_at(n) == opponent {
+                heads.insert(board.chain(n));
+            }
+        }
+    }
+    heads.iter().collect()
 }
 
 /// One stone of each opposing chain next to the chain on `p`, in board order.

@@ -2,14 +2,17 @@
 //! for `final_status_list`, `final_score`, the player's decision to pass and the cleanup
 //! moves of `kgs-genmove_cleanup` ([`judge`], [`life_and_death`]).
 //!
-//! Two tools, each covering the other's blind spot. The quick Monte Carlo estimate
+//! Three tools, each covering another's blind spot. The quick Monte Carlo estimate
 //! ([`crate::search::ownership::estimate`]) plays cautious playouts (they capture a chain
 //! the last move left in atari and never put their own chain in atari) and keeps invaders
 //! out of areas that are clearly the opponent's: it is right on clear-cut territory and
 //! blind to anything that needs reading, such as a dead shape whose killing moves are
 //! self-ataris. The tree searches of [`judge`] read those, with their playouts kept out of
-//! the areas the quick estimate found clear. Everything is deterministic (fixed seeds, one
-//! thread) so that the same position is always judged the same way.
+//! the areas the quick estimate found clear. Where a chain short of liberties is in a race
+//! or has a small eye space, exact capture reading ([`Board::read_capture`]) settles what
+//! both get wrong, such as a race won by taking a neighbour and gaining a liberty, and its
+//! proofs override them ([`read_fights`]). Everything is deterministic (fixed seeds, one
+//! thread, an exhaustive reading) so that the same position is always judged the same way.
 
 use crate::board::capture::{Fate, READ_LIBERTIES};
 use crate::board::Board;
@@ -261,11 +264,9 @@ pub fn race_move(game: &Game, color: Color) -> Option<Move> {
         .map(|(_, mv)| mv)
 }
 
-/// What reading settles for the count: the chains it proves dead, and those that hold even
-/// when the opponent plays first next to one of them: the winners of a race, alive whatever
-/// the playouts say. A chain that holds elsewhere stays with the playouts' verdict, since
-/// its reading does not see the rest of its group: a chain whose liberties are two eyes the
-/// attacker may not fill holds, though the eyes are false when the chains around them die.
+/// What reading settles for the count: the chains it proves dead, and those it proves
+/// alive (they hold even when the opponent plays first: the winners of a race, both sides
+/// of a seki, a group whose eyes the attacker may not fill), whatever the playouts say.
 #[derive(Default)]
 struct Reading {
     dead: PointSet,
@@ -274,20 +275,12 @@ struct Reading {
 
 impl Reading {
     fn of(board: &Board) -> Reading {
-        let fights = read_fights(board);
         let mut reading = Reading::default();
-        for fight in fights.iter().filter(|f| f.verdict == Verdict::Dead) {
-            insert_chain(board, fight.chain, &mut reading.dead);
-        }
-        let g = board.geometry();
-        for fight in fights.iter().filter(|f| f.verdict == Verdict::Holds) {
-            let beside_dead = board.chain_stones(fight.chain).any(|s| {
-                g.neighbours(s)
-                    .into_iter()
-                    .any(|n| board.cell(n).is_stone() && reading.dead.contains(n))
-            });
-            if beside_dead {
-                insert_chain(board, fight.chain, &mut reading.alive);
+        for fight in read_fights(board) {
+            match fight.verdict {
+                Verdict::Dead => insert_chain(board, fight.chain, &mut reading.dead),
+                Verdict::Holds => insert_chain(board, fight.chain, &mut reading.alive),
+                Verdict::Open { .. } => {}
             }
         }
         reading
