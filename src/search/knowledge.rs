@@ -75,7 +75,8 @@ pub trait PriorSource: Send {
 
     /// The move probabilities behind the last [`PriorSource::add_priors`], by the network's
     /// point index ([`features::point_index`]), if the source is a policy: what analysis
-    /// shows as a root move's prior.
+    /// shows as a root move's prior, and what PUCT selection weighs a child's exploration
+    /// by ([`super::params::Puct`]).
     fn policy(&self) -> Option<&[f32]> {
         None
     }
@@ -162,6 +163,13 @@ pub fn outcome(margin: f64) -> f64 {
 /// Judges the leaves of one search thread.
 pub trait LeafEvaluator: Send {
     fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation;
+
+    /// Whether the evaluator always says the same of the same leaf (a network, unlike a
+    /// playout): a second evaluation would add no evidence, only false confidence, so
+    /// the search expands such a leaf at its second visit, as Leela Zero and KataGo do.
+    fn is_deterministic(&self) -> bool {
+        false
+    }
 }
 
 /// One search thread's knowledge.
@@ -178,7 +186,7 @@ pub trait Knowledge: Send + Sync {
 }
 
 /// The knowledge of the search as it plays: the hand-made priors (or the even prior alone),
-/// the network's prior where it plays, and the playouts, the network's value or their mix
+/// the network's prior where it plays (its policy alone under PUCT selection), and the playouts, the network's value or their mix
 /// ([`super::params::NetValue`]) at the leaves. Its threads share one cache of network evaluations, which
 /// lives as long as this knowledge (the search keeps it from move to move).
 pub struct Standard {
@@ -219,26 +227,32 @@ impl Standard {
 
 impl Knowledge for Standard {
     fn for_thread(&self, size: usize, seed: u64) -> ThreadKnowledge {
-        let mut priors: Vec<Box<dyn PriorSource>> = vec![Box::new(HandMade {
-            weights: self.params.priors,
-            enabled: self.priors,
-        })];
         let playouts = Playouts::new(&self.params, seed);
         let net = self.net_for(size);
         let value = net.filter(|n| n.has_value() && self.params.value.mix > 0.0);
+        // PUCT steers by the policy alone, which every node needs from its expansion on.
+        let puct = net.is_some() && self.params.puct.enabled;
+        let mut priors: Vec<Box<dyn PriorSource>> = Vec::new();
+        if !puct {
+            priors.push(Box::new(HandMade {
+                weights: self.params.priors,
+                enabled: self.priors,
+            }));
+        }
         if let Some(net) = net {
             // A network that judges the leaves has evaluated a node's position before it
             // expands: its policy is in the cache, and comes at once.
-            let timing = match value {
-                Some(_) => Timing::AtExpansion,
-                None => Timing::After(self.params.net.after),
+            let timing = if value.is_some() || puct {
+                Timing::AtExpansion
+            } else {
+                Timing::After(self.params.net.after)
             };
+            let mut weights = self.params.net;
+            if puct {
+                weights.games = 0.0;
+            }
             let evaluator = self.evaluator(net, size);
-            priors.push(Box::new(NetworkPrior::new(
-                evaluator,
-                timing,
-                self.params.net,
-            )));
+            priors.push(Box::new(NetworkPrior::new(evaluator, timing, weights)));
         }
         let leaf: Box<dyn LeafEvaluator> = match value {
             None => Box::new(playouts),
@@ -324,7 +338,7 @@ impl PriorSource for NetworkPrior {
         for (&mv, prior) in moves.iter().zip(priors) {
             if let Move::Play(p) = mv {
                 let probability = f64::from(self.probabilities[features::point_index(board, p)]);
-                if probability >= self.weights.floor {
+                if probability >= self.weights.floor && self.weights.games > 0.0 {
                     let games = self.weights.games * probability.sqrt();
                     prior.wins += games;
                     prior.games += games;
@@ -425,6 +439,10 @@ impl LeafEvaluator for NetworkValue {
             black_real: black(real),
             black_margin: None,
         }
+    }
+
+    fn is_deterministic(&self) -> bool {
+        true
     }
 }
 

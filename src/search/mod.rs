@@ -406,7 +406,8 @@ impl Search {
                 let (playouts, finished, knowledge) = (&playouts, &finished, &knowledge);
                 let seed = self.seed ^ (t as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
                 scope.spawn(move || {
-                    let mut scratch = Scratch::new(root, knowledge.for_thread(size, seed), seed);
+                    let knowledge = knowledge.for_thread(size, seed);
+                    let mut scratch = Scratch::new(root, params, knowledge, seed);
                     let limits = Limits {
                         budget,
                         params,

@@ -67,6 +67,8 @@ pub struct Params {
     pub net: NetPrior,
     /// How the network's value judges the leaves, beside or instead of the playouts.
     pub value: NetValue,
+    /// Whether, and how, selection follows PUCT instead of RAVE where the network plays.
+    pub puct: Puct,
     /// Search: how far apart (in points) the komi shift of the kept tree's search and that
     /// of the new one may be for the tree to be kept (dynamic komi moves it a point at a
     /// time; a tree is worth more than the small bias of its old statistics).
@@ -126,6 +128,7 @@ impl Default for Params {
             priors: PriorWeights::default(),
             net: NetPrior::default(),
             value: NetValue::default(),
+            puct: Puct::default(),
             reuse_shift: 1.0,
             dynamic_komi: DynamicKomi::default(),
             draw_share: 10,
@@ -299,6 +302,35 @@ impl Default for NetValue {
         NetValue {
             mix: 0.0,
             cache: 20_000,
+        }
+    }
+}
+
+/// PUCT selection (AlphaGo Zero, Leela Zero, KataGo) in place of RAVE's: a child's value is
+/// `q + exploration · p · √N / (1 + n)`, `q` its win rate, `p` the policy's probability of
+/// its move, `n` its visits and `N` its parent's. A child not yet visited counts the
+/// parent's own win rate for the mover, less `fpu_reduction · √(policy already visited)`
+/// (Leela Zero's first-play urgency): once the likely moves have been tried, the rest look
+/// a little worse than the node, so the search deepens rather than widening at random.
+/// Where it selects so, the network gives no virtual games and the hand-made priors are
+/// not asked: the policy steers alone, as in those engines. Nodes without a policy (boards
+/// under [`NetPrior::min_size`], `--policy-net none`) select by RAVE all the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Puct {
+    /// Whether selection follows PUCT where the network plays.
+    pub enabled: bool,
+    /// The exploration constant (Leela Zero's `cfg_puct`, for win rates from 0 to 1).
+    pub exploration: f64,
+    /// The first-play urgency's reduction (Leela Zero's `cfg_fpu_reduction`).
+    pub fpu_reduction: f64,
+}
+
+impl Default for Puct {
+    fn default() -> Self {
+        Puct {
+            enabled: false,
+            exploration: 0.5,
+            fpu_reduction: 0.25,
         }
     }
 }
@@ -622,6 +654,9 @@ table! {
     "net_floor" => net.floor in SHARE;
     "value_mix" => value.mix in SHARE;
     "net_cache" => value.cache in 1..=usize::MAX;
+    "puct" => puct.enabled in false..=true;
+    "puct_exploration" => puct.exploration in AT_LEAST_0;
+    "puct_fpu_reduction" => puct.fpu_reduction in AT_LEAST_0;
     "reuse_shift" => reuse_shift in AT_LEAST_0;
     "dynkomi_handicap" => dynamic_komi.handicap in false..=true;
     "dynkomi_giving_stone" => dynamic_komi.giving_stone in AT_LEAST_0;

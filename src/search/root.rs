@@ -71,12 +71,14 @@ impl Root {
     /// Readies the tree's root for the search: its children and their priors, the late
     /// ones at once (unless a kept tree had them), and the policy analysis shows.
     pub fn prepare(&mut self, tree: &Tree, game: &Game, knowledge: &mut ThreadKnowledge) {
+        let fresh = !tree.node(ROOT).is_expanded();
         self.bans = self.expand(tree, game, knowledge);
         // The late sources speak at once at the root; a kept root that had them asks them
         // again all the same, for the policy analysis shows, but keeps its priors.
         let apply = tree.node(ROOT).claim_late_priors();
         let asked = simulate::late_priors(&self.position(), tree, ROOT, knowledge, apply);
-        self.policy = asked
+        // A policy that spoke at expansion shows too, when the root was expanded now.
+        self.policy = (asked || fresh)
             .then(|| {
                 knowledge
                     .priors

@@ -36,10 +36,13 @@ pub(super) struct Scratch {
     late_after: Option<u32>,
     /// The moves before the node being expanded, the most recent first.
     recent: Vec<Move>,
+    /// Simulations through a leaf before it expands: [`Params::expand_after`], or at most
+    /// 2 (one evaluation, then children) for an evaluator that would only repeat itself.
+    expand_after: u32,
 }
 
 impl Scratch {
-    pub fn new(root: &Root, knowledge: ThreadKnowledge, seed: u64) -> Scratch {
+    pub fn new(root: &Root, params: &Params, knowledge: ThreadKnowledge, seed: u64) -> Scratch {
         let late_after = knowledge
             .priors
             .iter()
@@ -48,6 +51,11 @@ impl Scratch {
                 Timing::AtExpansion => None,
             })
             .min();
+        let expand_after = if knowledge.leaf.is_deterministic() {
+            params.expand_after.min(2)
+        } else {
+            params.expand_after
+        };
         Scratch {
             board: root.board.clone(),
             rng: SmallRng::seed_from_u64(seed ^ 0x5851_F42D_4C95_7F2D),
@@ -60,6 +68,7 @@ impl Scratch {
             knowledge,
             late_after,
             recent: Vec::with_capacity(features::HISTORY),
+            expand_after,
         }
     }
 
@@ -114,12 +123,7 @@ pub(super) fn simulate(
             let position = position_at(&s.board, &s.recent, color, root);
             late_priors(&position, tree, index, &mut s.knowledge, true);
         }
-        let selected = if index == ROOT && root.bans {
-            select::<true>(tree, index, params)
-        } else {
-            select::<false>(tree, index, params)
-        };
-        let Some(child) = selected else {
+        let Some(child) = select(tree, index, params, index == ROOT && root.bans) else {
             break;
         };
         tree.node(child).add_visit();
@@ -171,7 +175,7 @@ fn expand_leaf(
     last: Move,
     s: &mut Scratch,
 ) -> bool {
-    let ready = tree.node(index).stats().playouts() >= params.expand_after;
+    let ready = tree.node(index).stats().playouts() >= s.expand_after;
     if !(ready && tree.try_begin_expansion(index)) {
         return false;
     }
@@ -219,18 +223,22 @@ fn evaluate_leaf(root: &Root, color: Color, ended: bool, s: &mut Scratch) -> Eva
 }
 
 /// The children of `position` for `moves`, with what the prior sources that speak at
-/// expansion say of them.
+/// expansion say of them, and the probabilities of the first of them that is a policy (a
+/// pass, which the network does not rate, gets 0).
 pub(super) fn with_priors(
     position: &Position<'_>,
     moves: &[Move],
     knowledge: &mut ThreadKnowledge,
 ) -> Vec<NewChild> {
     let mut priors = vec![Prior::default(); moves.len()];
+    let mut policy = None;
     for source in &mut knowledge.priors {
         if source.timing() == Timing::AtExpansion {
             source.add_priors(position, moves, &mut priors);
+            policy = policy.or_else(|| source.policy());
         }
     }
+    let board = position.board;
     moves
         .iter()
         .zip(priors)
@@ -238,6 +246,13 @@ pub(super) fn with_priors(
             mv,
             prior_wins: prior.wins,
             prior_games: prior.games,
+            policy: policy.map(|p| match mv {
+                Move::Play(point) => p
+                    .get(features::point_index(board, point))
+                    .copied()
+                    .unwrap_or(0.0),
+                Move::Pass => 0.0,
+            }),
         })
         .collect()
 }
@@ -334,11 +349,24 @@ fn back_up(tree: &Tree, root: &Root, s: &mut Scratch, units: impl Fn(Color) -> u
     }
 }
 
-/// The child of `index` with the best blend of win rate and AMAF win rate. With `BANS`,
-/// banned children (root moves the full rules forbid, see [`Root::prepare`]) are left out:
-/// only root children are ever banned, and rarely (a superko), so the selections elsewhere,
+/// The child of `index` to simulate next: by PUCT where the children have the policy's
+/// probabilities and [`Params::puct`] asks for it, else by RAVE. With `bans`, banned
+/// children (root moves the full rules forbid, see [`Root::prepare`]) are left out: only
+/// root children are ever banned, and rarely (a superko), so the selections elsewhere,
 /// which run many times per simulation, do not look.
-fn select<const BANS: bool>(tree: &Tree, index: u32, params: &Params) -> Option<u32> {
+fn select(tree: &Tree, index: u32, params: &Params, bans: bool) -> Option<u32> {
+    let first = tree.node(index).children().start;
+    let puct = params.puct.enabled && first != 0 && tree.policy(first).is_some();
+    match (puct, bans) {
+        (true, true) => select_puct::<true>(tree, index, params),
+        (true, false) => select_puct::<false>(tree, index, params),
+        (false, true) => select_rave::<true>(tree, index, params),
+        (false, false) => select_rave::<false>(tree, index, params),
+    }
+}
+
+/// The child of `index` with the best blend of win rate and AMAF win rate.
+fn select_rave<const BANS: bool>(tree: &Tree, index: u32, params: &Params) -> Option<u32> {
     let k = params.rave_equivalence;
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
@@ -357,6 +385,47 @@ fn select<const BANS: bool>(tree: &Tree, index: u32, params: &Params) -> Option<
             let beta = r / (r + n + r * n / k);
             (1.0 - beta) * q + beta * (s.amaf_wins / r)
         };
+        if value > best_value {
+            best_value = value;
+            best = Some(child);
+        }
+    }
+    best
+}
+
+/// The child of `index` with the best PUCT value ([`super::params::Puct`]): its win rate
+/// (the first-play urgency when it has none) plus the policy's exploration bonus.
+fn select_puct<const BANS: bool>(tree: &Tree, index: u32, params: &Params) -> Option<u32> {
+    let weights = &params.puct;
+    let node = tree.node(index).stats();
+    // This simulation's own visit is counted already, its result not yet.
+    let done = node.visits.saturating_sub(1);
+    let node_value = if done == 0 {
+        0.5
+    } else {
+        // The node's wins are its mover's opponent's (who played into it).
+        (1.0 - node.wins / f64::from(done)).clamp(0.0, 1.0)
+    };
+    let children = tree.node(index).children();
+    let visited_policy: f64 = children
+        .clone()
+        .filter(|&c| tree.node(c).visits() > 0)
+        .filter_map(|c| tree.policy(c))
+        .map(f64::from)
+        .sum();
+    let first_play = node_value - weights.fpu_reduction * visited_policy.sqrt();
+    let scale = weights.exploration * f64::from(node.visits.max(1)).sqrt();
+    let mut best = None;
+    let mut best_value = f64::NEG_INFINITY;
+    for child in children {
+        let child_node = tree.node(child);
+        if BANS && child_node.is_banned() {
+            continue;
+        }
+        let s = child_node.stats();
+        let q = if s.visits == 0 { first_play } else { s.value() };
+        let p = f64::from(tree.policy(child).unwrap_or(0.0));
+        let value = q + scale * p / (1.0 + f64::from(s.visits));
         if value > best_value {
             best_value = value;
             best = Some(child);

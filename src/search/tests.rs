@@ -301,3 +301,106 @@ fn a_late_source_speaks_once_at_the_root_and_a_kept_tree_keeps_its_priors() {
         "the tree was kept"
     );
 }
+
+/// A policy without virtual games: `share` for one point, the rest spread evenly over the
+/// other moves.
+struct Policy {
+    point: Point,
+    share: f32,
+    policy: Vec<f32>,
+}
+
+impl PriorSource for Policy {
+    fn timing(&self) -> Timing {
+        Timing::AtExpansion
+    }
+
+    fn add_priors(&mut self, position: &Position<'_>, moves: &[Move], _: &mut [Prior]) {
+        let board = position.board;
+        let others = moves.len().saturating_sub(1).max(1) as f32;
+        self.policy = vec![0.0; board.size() * board.size()];
+        for &mv in moves {
+            if let Move::Play(p) = mv {
+                let index = crate::net::features::point_index(board, p);
+                self.policy[index] = if p == self.point {
+                    self.share
+                } else {
+                    (1.0 - self.share) / others
+                };
+            }
+        }
+    }
+
+    fn policy(&self) -> Option<&[f32]> {
+        Some(&self.policy)
+    }
+}
+
+/// Knowledge made of a leaf rule and a [`Policy`] favouring `point`.
+struct WithPolicy {
+    rule: fn(&Leaf<'_>) -> Evaluation,
+    point: Point,
+    share: f32,
+}
+
+impl Knowledge for WithPolicy {
+    fn for_thread(&self, _size: usize, _seed: u64) -> ThreadKnowledge {
+        ThreadKnowledge {
+            priors: vec![Box::new(Policy {
+                point: self.point,
+                share: self.share,
+                policy: Vec::new(),
+            })],
+            leaf: Box::new(Rule(self.rule)),
+        }
+    }
+}
+
+fn search_puct(knowledge: WithPolicy, game: &Game, playouts: u64, threads: usize) -> SearchResult {
+    let mut config = SearchConfig {
+        threads,
+        ..SearchConfig::default()
+    };
+    config.params.puct.enabled = true;
+    let mut search = Search::new(config, 7);
+    search.set_knowledge(Arc::new(knowledge));
+    let budget = Budget {
+        playouts: Some(playouts),
+        time: None,
+    };
+    search.run(game, Color::Black, budget, &AtomicBool::new(false))
+}
+
+#[test]
+fn puct_tries_the_policys_move_first_and_leaves_it_when_the_evaluator_disagrees() {
+    let game = game(5);
+    let (c3, d4) = (point(&game, "C3"), point(&game, "D4"));
+    // Black wins whenever the line starts at C3, and loses three times in four otherwise;
+    // the policy wants D4.
+    let rule = |leaf: &Leaf<'_>| {
+        let c3 = Move::Play(leaf.board.geometry().parse_point("C3").expect("C3"));
+        even_komi(if leaf.line.first() == Some(&c3) {
+            1.0
+        } else {
+            0.25
+        })
+    };
+    let knowledge = |point| WithPolicy {
+        rule,
+        point,
+        share: 0.5,
+    };
+    let early = search_puct(knowledge(d4), &game, 20, 1);
+    assert_eq!(early.best, Move::Play(d4), "the policy leads at first");
+    assert_eq!(find(&early, Move::Play(d4)).prior, 0.5);
+    for threads in [1, 2] {
+        let result = search_puct(knowledge(d4), &game, 3_000, threads);
+        assert_eq!(result.best, Move::Play(c3), "{threads} threads");
+        assert!(find(&result, Move::Play(d4)).visits > 20);
+        assert_eq!(find(&result, Move::Play(c3)).winrate, 1.0);
+    }
+    // Where the policy and the evaluator agree, the search hardly looks elsewhere.
+    let agreed = search_puct(knowledge(c3), &game, 1_000, 1);
+    let share = f64::from(find(&agreed, Move::Play(c3)).visits) / agreed.playouts as f64;
+    assert!(share > 0.9, "{share} of {} simulations", agreed.playouts);
+}

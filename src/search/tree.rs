@@ -49,8 +49,8 @@ pub struct Node {
 }
 
 // 32 bytes, checked when compiling: a 64-byte cache line holds two nodes, and the memory cap
-// (`--max-memory`, turned into a number of nodes with this size) is sized on it. A new field
-// must fit in the padding.
+// (`--max-memory`, turned into a number of nodes with this size and the two bytes of policy
+// kept beside each, [`NODE_BYTES`]) is sized on it. A new field must fit in the padding.
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
 
 /// Units of a won game in a node's win counts. 16 keeps a fractional value to 1/16 (the
@@ -73,6 +73,21 @@ const BANNED: u8 = 1;
 
 /// The node's children have had the policy network's prior (given once per node).
 const LATE_PRIORS: u8 = 2;
+
+/// [`Tree::policy`]'s mark for a child that has no probability (no source gave a policy).
+const NO_POLICY: u16 = u16::MAX;
+
+/// A probability in a child's 16 bits of policy: steps of 1/65,534 (a move the network gives
+/// 0.001% still has one), [`NO_POLICY`] left for none.
+fn encode_policy(policy: Option<f32>) -> u16 {
+    match policy {
+        Some(p) => (p.clamp(0.0, 1.0) * f32::from(NO_POLICY - 1)).round() as u16,
+        None => NO_POLICY,
+    }
+}
+
+/// Bytes a node takes: the [`Node`] and its policy beside it.
+const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<AtomicU16>();
 
 /// Statistics of a node, read at one moment.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -121,6 +136,9 @@ pub struct NewChild {
     /// Prior knowledge as virtual games: wins (in games, may be fractional) and games.
     pub prior_wins: f64,
     pub prior_games: f64,
+    /// The policy's probability of the move, when a prior source gives one: what PUCT
+    /// selection weighs its exploration by.
+    pub policy: Option<f32>,
 }
 
 /// Games from a count in [`UNITS`].
@@ -282,9 +300,25 @@ impl Node {
     }
 }
 
+/// [`CHUNK`] nodes, and their moves' probabilities beside them (kept apart: a [`Node`] has
+/// no room left, and only PUCT selection reads them).
+struct Chunk {
+    nodes: Box<[Node]>,
+    policy: Box<[AtomicU16]>,
+}
+
+impl Chunk {
+    fn new() -> Chunk {
+        Chunk {
+            nodes: (0..CHUNK).map(|_| Node::default()).collect(),
+            policy: (0..CHUNK).map(|_| AtomicU16::new(NO_POLICY)).collect(),
+        }
+    }
+}
+
 /// The arena of nodes. Index 0 is a dummy (so that 0 can mean "no children"); the root is 1.
 pub struct Tree {
-    chunks: Vec<OnceLock<Box<[Node]>>>,
+    chunks: Vec<OnceLock<Chunk>>,
     next: AtomicU32,
     capacity: u32,
 }
@@ -295,7 +329,7 @@ pub const ROOT: u32 = 1;
 impl Tree {
     /// A tree that never uses more than `max_bytes` for its nodes (at least one chunk).
     pub fn new(max_bytes: usize) -> Tree {
-        let per_chunk = CHUNK * std::mem::size_of::<Node>();
+        let per_chunk = CHUNK * NODE_BYTES;
         let chunks = (max_bytes / per_chunk).clamp(1, (u32::MAX as usize) / CHUNK - 1);
         let tree = Tree {
             chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
@@ -306,6 +340,7 @@ impl Tree {
             mv: Move::Pass,
             prior_wins: 0.0,
             prior_games: 0.0,
+            policy: None,
         });
         tree
     }
@@ -313,12 +348,12 @@ impl Tree {
     /// Bytes of node memory allocated so far.
     pub fn memory(&self) -> usize {
         let allocated = self.chunks.iter().filter(|c| c.get().is_some()).count();
-        allocated * CHUNK * std::mem::size_of::<Node>()
+        allocated * CHUNK * NODE_BYTES
     }
 
     /// Bytes the tree may use at most.
     pub fn max_memory(&self) -> usize {
-        self.capacity as usize * std::mem::size_of::<Node>()
+        self.capacity as usize * NODE_BYTES
     }
 
     /// Number of nodes in use.
@@ -335,11 +370,35 @@ impl Tree {
     }
 
     #[inline]
-    pub fn node(&self, index: u32) -> &Node {
+    fn chunk(&self, index: u32) -> (&Chunk, usize) {
         let (chunk, offset) = (index as usize / CHUNK, index as usize % CHUNK);
-        let nodes =
-            self.chunks[chunk].get_or_init(|| (0..CHUNK).map(|_| Node::default()).collect());
-        &nodes[offset]
+        (self.chunks[chunk].get_or_init(Chunk::new), offset)
+    }
+
+    #[inline]
+    pub fn node(&self, index: u32) -> &Node {
+        let (chunk, offset) = self.chunk(index);
+        &chunk.nodes[offset]
+    }
+
+    /// The policy's probability of node `index`'s move, if a source gave one.
+    #[inline]
+    pub fn policy(&self, index: u32) -> Option<f32> {
+        let (chunk, offset) = self.chunk(index);
+        match chunk.policy[offset].load(Relaxed) {
+            NO_POLICY => None,
+            code => Some(f32::from(code) / f32::from(NO_POLICY - 1)),
+        }
+    }
+
+    fn set_policy(&self, index: u32, code: u16) {
+        let (chunk, offset) = self.chunk(index);
+        chunk.policy[offset].store(code, Relaxed);
+    }
+
+    fn policy_code(&self, index: u32) -> u16 {
+        let (chunk, offset) = self.chunk(index);
+        chunk.policy[offset].load(Relaxed)
     }
 
     /// Reserves `count` consecutive nodes; `None` when the arena is full.
@@ -370,6 +429,7 @@ impl Tree {
         };
         for (k, child) in children.iter().take(count as usize).enumerate() {
             self.node(first + k as u32).reset(child);
+            self.set_policy(first + k as u32, encode_policy(child.policy));
         }
         node.child_count.store(count as u16, Release);
         node.first_child.store(first, Release);
@@ -404,6 +464,7 @@ impl Tree {
                 let target = first + k as u32;
                 new.node(target).copy_stats_from(self.node(c));
                 new.node(target).state.store(LEAF, Relaxed);
+                new.set_policy(target, self.policy_code(c));
                 stack.push((c, target));
             }
             let dest = new.node(to);
@@ -430,6 +491,7 @@ mod tests {
             mv: Move::Play(point(n)),
             prior_wins: 5.0,
             prior_games: 10.0,
+            policy: None,
         }
     }
 
@@ -460,6 +522,7 @@ mod tests {
                 mv: Move::Play(point(12)),
                 prior_wins: 9.0,
                 prior_games: 10.0,
+                policy: None,
             }],
         );
         let node = tree.node(tree.node(ROOT).children().start);
@@ -492,7 +555,7 @@ mod tests {
 
     #[test]
     fn the_memory_cap_is_never_exceeded() {
-        let max = 3 * CHUNK * std::mem::size_of::<Node>();
+        let max = 3 * CHUNK * NODE_BYTES;
         let tree = Tree::new(max);
         let mut index = ROOT;
         let children: Vec<NewChild> = (1..=300).map(child).collect();
