@@ -2,7 +2,7 @@
 //! counting limit, or a best move that the simulations left can no longer overtake.
 
 use super::params::Params;
-use super::tree::{Tree, MAX_VISITS, ROOT};
+use super::tree::{Stats, Tree, MAX_VISITS, ROOT};
 use super::Budget;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -43,18 +43,22 @@ impl Limits<'_> {
     }
 
     /// Whether the most simulated root move is so far ahead that the simulations left
-    /// cannot let another one catch up.
+    /// cannot let another one catch up (and the game is not so close that the time is
+    /// better spent: [`Params::settle_close`]).
     fn settled(&self, tree: &Tree, done: u64) -> bool {
-        let mut visits: Vec<u32> = tree
+        let mut children: Vec<Stats> = tree
             .node(ROOT)
             .children()
-            .map(|c| tree.node(c).stats().playouts())
+            .map(|c| tree.node(c).stats())
             .collect();
-        if visits.len() < 2 {
-            return visits.len() == 1;
+        if children.len() < 2 {
+            return children.len() == 1;
         }
-        visits.sort_unstable_by(|a, b| b.cmp(a));
-        let lead = u64::from(visits[0] - visits[1]);
+        children.sort_unstable_by_key(|s| std::cmp::Reverse(s.playouts()));
+        if (children[0].simulated_value() - 0.5).abs() < self.params.settle_close {
+            return false;
+        }
+        let lead = u64::from(children[0].playouts() - children[1].playouts());
         let by_playouts = self.budget.playouts.map(|l| l.saturating_sub(done));
         let by_time = self.budget.time.map(|t| {
             let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);

@@ -49,6 +49,10 @@ pub struct Params {
     /// root move can still be caught up with in the budget left (the early stop that saves
     /// time for later moves): the check sorts the root's children.
     pub settle_check_period: u64,
+    /// The early stop waits while the best root move's win rate is within this of 50%: in
+    /// a close game the time the stop would save may be worth more spent on this move
+    /// (0, the default, stops as soon as the best move cannot be caught).
+    pub settle_close: f64,
     /// Playouts a thread sums on its own before adding them to the search's ownership and
     /// score tally under a lock: a report during the search lags by at most this many
     /// playouts per thread. With 64 the whole tally costs 2-3% of search time (user CPU of
@@ -123,6 +127,7 @@ impl Default for Params {
             pv_length: 30,
             time_check_period: 16,
             settle_check_period: 256,
+            settle_close: 0.0,
             tally_flush: 64,
             playout: PlayoutPolicy::HEAVY,
             priors: PriorWeights::default(),
@@ -620,6 +625,7 @@ table! {
     "pv_length" => pv_length in 0..=usize::MAX;
     "time_check_period" => time_check_period in 1..=u64::MAX;
     "settle_check_period" => settle_check_period in 1..=u64::MAX;
+    "settle_close" => settle_close in SHARE;
     "tally_flush" => tally_flush in 1..=u64::MAX;
     "playout_atari" => playout.atari in SHARE;
     "playout_escapes" => playout.escapes in false..=true;
