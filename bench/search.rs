@@ -7,6 +7,7 @@
 //!     cargo bench --bench search -- 9 --seconds 1 --runs 5
 //!     cargo bench --bench search -- 9 --engine "/usr/games/gnugo --mode gtp --level 10"
 //!     cargo bench --bench search -- 19 --net on          # with the policy network only (off, both)
+//!     cargo bench --bench search -- 19 --net on --param value_mix=1 --param puct=1   # the value
 //!
 //! The middle-game and endgame positions are games played by the playout policy from a fixed
 //! seed (30 and 60 moves on 9x9, 120 and 250 on 19x19), so they are the same on every run.
@@ -33,6 +34,8 @@ struct Options {
     engine: Option<String>,
     /// The policy network's settings to measure: without it, with it, or both.
     nets: Vec<bool>,
+    /// The search's parameters (`--param KEY=VALUE`, as the engine takes them).
+    params: hoshi::search::Params,
 }
 
 fn options() -> Options {
@@ -44,6 +47,7 @@ fn options() -> Options {
         threads: Vec::new(),
         engine: None,
         nets: vec![false, true],
+        params: hoshi::search::Params::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -64,6 +68,14 @@ fn options() -> Options {
                     Some("off") => vec![false],
                     Some("on") => vec![true],
                     _ => vec![false, true],
+                }
+            }
+            "--param" => {
+                let text = args.next().unwrap_or_default();
+                let (key, value) = text.split_once('=').unwrap_or((&text, ""));
+                if let Err(e) = o.params.set(key, value) {
+                    eprintln!("--param {text}: {e}");
+                    std::process::exit(2);
                 }
             }
             "--bench" => {}
@@ -224,6 +236,7 @@ fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options)
             let config = SearchConfig {
                 threads,
                 net: net.then(SharedNet::embedded),
+                params: o.params,
                 ..SearchConfig::default()
             };
             let mut search = Search::new(config, run as u64);

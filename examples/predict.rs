@@ -113,17 +113,19 @@ fn main() -> ExitCode {
         .iter()
         .filter(|game| dataset::is_held_out(game.line, o.held_out_every))
         .take(o.max_games);
-    let mut evaluator = Evaluator::new(&net, 19);
+    let size = games.size;
+    let mut evaluator = Evaluator::new(&net, size);
     let weights = PriorWeights::default();
     let mut rng = SmallRng::seed_from_u64(1);
     let mut hits: HashMap<&str, [Hits; 3]> = HashMap::new();
-    let mut probabilities = vec![0.0; 361];
+    let mut probabilities = vec![0.0; size * size];
     let mut recent = Vec::new();
     let mut tally = Tally::default();
     let mut played_games = 0;
     for record in held_out {
         played_games += 1;
         let _ = dataset::replay(
+            size,
             &record.moves,
             record.line,
             &mut tally,

@@ -116,8 +116,8 @@ fn run(o: &Options) -> Result<(), String> {
         .filter(|g| all || dataset::is_held_out(g.line, o.held_out_every))
         .take(o.max_games);
     let mut judge = Judge {
-        evaluator: Evaluator::new(&net, 19),
-        policy: vec![0.0; 361],
+        evaluator: Evaluator::new(&net, games.size),
+        policy: vec![0.0; games.size * games.size],
         recent: Vec::new(),
         rng: SmallRng::seed_from_u64(1),
         moves: Vec::new(),
@@ -134,12 +134,18 @@ fn run(o: &Options) -> Result<(), String> {
             Winner::Black => Color::Black,
             _ => Color::White,
         };
-        let _ = dataset::replay(&record.moves, record.line, &mut tally, |game, color, _| {
-            if game.move_number() % o.every == 0 {
-                judge.position(game, color, komi, color == winner);
-            }
-            Ok(())
-        });
+        let _ = dataset::replay(
+            games.size,
+            &record.moves,
+            record.line,
+            &mut tally,
+            |game, color, _| {
+                if game.move_number() % o.every == 0 {
+                    judge.position(game, color, komi, color == winner);
+                }
+                Ok(())
+            },
+        );
     }
     report(&judge, played);
     Ok(())

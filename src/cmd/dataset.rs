@@ -8,11 +8,17 @@
 //! `held_out_every`-th line of `Kifu.index` (lines 0, 100, 200, …: 510 of the 50,956 games).
 //! The programs' games (`go-games/AI`) are another kind of player altogether, so all of them
 //! go to a file of their own that measures, never trains (`ai.bin`).
+//!
+//! hoshi's own games (`hoshi selfplay`'s shards, `selfplay-NNNNN.sgf`, one game a line) make a
+//! `train.bin` and `test.bin` of their own, on their own board size (the training tool takes
+//! any size: `--data` the folder): the move played is the policy's target, the game's result
+//! the value's. The search's visits (`HV`) stay in the shards.
 
 use crate::coord::{Color, Geometry, Move, Point, Vertex};
 use crate::game::Game;
 use crate::net::features;
 use crate::rules::Ruleset;
+use crate::sgf;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
@@ -20,7 +26,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The size of the boards the games are played on.
+/// The size of the boards of the shared games.
 const SIZE: usize = 19;
 
 /// The magic that opens a dataset file.
@@ -38,8 +44,9 @@ const AI_KOMI2: i16 = 13;
 #[derive(clap::Args, Debug)]
 pub struct DatasetArgs {
     /// The extracted `go-games/Tom` folder (`Kifu.index` and the game files under `kifu/`:
-    /// writes `train.bin` and `test.bin`), or `go-games/AI` (folders with `kifu.index` and
-    /// `kifu/`: writes `ai.bin`, every game held out).
+    /// writes `train.bin` and `test.bin`), `go-games/AI` (folders with `kifu.index` and
+    /// `kifu/`: writes `ai.bin`, every game held out), or a folder of `hoshi selfplay`
+    /// shards (writes `train.bin` and `test.bin` of the first game's board size).
     #[arg(long)]
     games: PathBuf,
     /// Where to write the dataset files (created if missing).
@@ -56,7 +63,7 @@ pub enum DatasetError {
     Io(PathBuf, io::Error),
     /// The index names no game the game files hold.
     NoGames,
-    /// Neither `Kifu.index` nor any folder with a `kifu.index` and `kifu/`.
+    /// Neither `Kifu.index`, self-play shards, nor any folder with a `kifu.index` and `kifu/`.
     NoIndex(PathBuf),
 }
 
@@ -67,7 +74,8 @@ impl fmt::Display for DatasetError {
             DatasetError::NoGames => f.write_str("no game of the index was found in kifu/"),
             DatasetError::NoIndex(dir) => write!(
                 f,
-                "{}: no Kifu.index, and no folder under it with a kifu.index and kifu/",
+                "{}: no Kifu.index, no selfplay-*.sgf shard, and no folder under it with a \
+                 kifu.index and kifu/",
                 dir.display()
             ),
         }
@@ -103,6 +111,9 @@ pub struct Tally {
     pub missing: u64,
     /// Games whose winner or komi the index does not give (their records say winner 0).
     pub no_result: u64,
+    /// Self-play games left out: SGF that does not read, another board size than the first
+    /// game's, or stones set up (handicap), which a record cannot replay.
+    pub skipped: u64,
 }
 
 impl fmt::Display for Tally {
@@ -111,7 +122,7 @@ impl fmt::Display for Tally {
             f,
             "train: {} games, {} positions; held out: {} games, {} positions; \
              {} games cut short by an illegal move, {} implied passes, {} index lines without a game, \
-             {} games without a result",
+             {} games without a result, {} games skipped",
             self.games[0],
             self.positions[0],
             self.games[1],
@@ -119,7 +130,8 @@ impl fmt::Display for Tally {
             self.cut_short,
             self.implied_passes,
             self.missing,
-            self.no_result
+            self.no_result,
+            self.skipped
         )
     }
 }
@@ -128,7 +140,7 @@ fn build(args: &DatasetArgs) -> Result<Tally, DatasetError> {
     let games = games(&args.games)?;
     fs::create_dir_all(&args.out).map_err(io_error(&args.out))?;
     let names: &[&str] = match games.layout {
-        Layout::Tom => &["train.bin", "test.bin"],
+        Layout::Tom | Layout::SelfPlay => &["train.bin", "test.bin"],
         Layout::Ai => &["ai.bin"],
     };
     let paths: Vec<PathBuf> = names.iter().map(|name| args.out.join(name)).collect();
@@ -136,24 +148,33 @@ fn build(args: &DatasetArgs) -> Result<Tally, DatasetError> {
     for path in &paths {
         let file = fs::File::create(path).map_err(io_error(path))?;
         let mut writer = BufWriter::with_capacity(1 << 20, file);
-        writer.write_all(&header()).map_err(io_error(path))?;
+        writer
+            .write_all(&header(games.size))
+            .map_err(io_error(path))?;
         files.push(writer);
     }
     let mut tally = Tally {
         missing: games.missing,
+        skipped: games.skipped,
         ..Tally::default()
     };
-    let mut record = vec![0u8; SIZE * SIZE + RECORD_TAIL];
+    let mut record = vec![0u8; games.size * games.size + RECORD_TAIL];
     let mut recent = Vec::with_capacity(features::HISTORY);
     for game in &games.games {
         let held_out = games.layout == Layout::Ai || is_held_out(game.line, args.held_out_every);
         let part = usize::from(held_out);
         let file_index = part.min(files.len() - 1);
         let file = &mut files[file_index];
-        let written = replay(&game.moves, game.line, &mut tally, |position, color, p| {
-            encode_record(position, color, p, game, &mut recent, &mut record);
-            file.write_all(&record)
-        })
+        let written = replay(
+            games.size,
+            &game.moves,
+            game.line,
+            &mut tally,
+            |position, color, p| {
+                encode_record(position, color, p, game, &mut recent, &mut record);
+                file.write_all(&record)
+            },
+        )
         .map_err(io_error(&paths[file_index]))?;
         tally.games[part] += 1;
         tally.positions[part] += written;
@@ -198,10 +219,10 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> DatasetError {
 }
 
 /// The file header: magic, board size, six zero bytes.
-fn header() -> [u8; 16] {
+fn header(size: usize) -> [u8; 16] {
     let mut h = [0u8; 16];
     h[..8].copy_from_slice(MAGIC);
-    h[8..10].copy_from_slice(&(SIZE as u16).to_le_bytes());
+    h[8..10].copy_from_slice(&(size as u16).to_le_bytes());
     h
 }
 
@@ -215,7 +236,7 @@ fn encode_record(
     recent: &mut Vec<Move>,
     record: &mut [u8],
 ) {
-    let points = SIZE * SIZE;
+    let points = position.board().size() * position.board().size();
     recent.clear();
     recent.extend(position.recent_moves(features::HISTORY));
     features::encode(position.board(), color, recent, &mut record[..points]);
@@ -267,7 +288,12 @@ impl Outcome {
 
 /// `7.5` as 15: a komi of whole or half points within an i16.
 pub fn parse_komi2(komi: &str) -> Option<i16> {
-    let twice = komi.trim().parse::<f64>().ok()? * 2.0;
+    komi2(komi.trim().parse::<f64>().ok()?)
+}
+
+/// 7.5 as 15, if it is a whole or half number of points within an i16.
+fn komi2(komi: f64) -> Option<i16> {
+    let twice = komi * 2.0;
     let whole = twice.round();
     if (twice - whole).abs() > 1e-9 || whole.abs() > f64::from(i16::MAX) {
         return None;
@@ -284,13 +310,15 @@ pub enum Layout {
     /// `go-games/AI`: folders each with a `kifu.index` (ID, date, Black's two names and a
     /// number, White's, result, moves, time: no komi) and `kifu/`.
     Ai,
+    /// `hoshi selfplay`'s shards: `selfplay-NNNNN.sgf`, one SGF game a line.
+    SelfPlay,
 }
 
 impl Layout {
     /// The columns of an index line's result and komi (none: [`AI_KOMI2`]).
     fn columns(self) -> (usize, Option<usize>) {
         match self {
-            Layout::Tom => (5, Some(4)),
+            Layout::Tom | Layout::SelfPlay => (5, Some(4)),
             Layout::Ai => (8, None),
         }
     }
@@ -314,12 +342,17 @@ pub struct GameRecord {
     pub outcome: Outcome,
 }
 
-/// The games of a `go-games/Tom` or `go-games/AI` folder, in the order of its index.
+/// The games of a `go-games/Tom` or `go-games/AI` folder, in the order of its index, or of a
+/// folder of self-play shards, in the order of the shards.
 pub struct Games {
     pub layout: Layout,
+    /// Their board size.
+    pub size: usize,
     pub games: Vec<GameRecord>,
     /// Index lines whose game no file holds.
     pub missing: u64,
+    /// Self-play games left out ([`Tally::skipped`]).
+    pub skipped: u64,
 }
 
 /// Reads the index and the game files of `dir`: `Kifu.index` and `kifu/` ([`Layout::Tom`]),
@@ -328,11 +361,21 @@ pub struct Games {
 pub fn games(dir: &Path) -> Result<Games, DatasetError> {
     let mut games = Games {
         layout: Layout::Tom,
+        size: SIZE,
         games: Vec::new(),
         missing: 0,
+        skipped: 0,
     };
     if dir.join("Kifu.index").is_file() {
         read_index(dir, "Kifu.index", &mut games, &mut HashSet::new())?;
+        return Ok(games);
+    }
+    let shards = shard_files(dir)?;
+    if !shards.is_empty() {
+        games.layout = Layout::SelfPlay;
+        for shard in shards {
+            read_shard(&shard, &mut games)?;
+        }
         return Ok(games);
     }
     games.layout = Layout::Ai;
@@ -346,6 +389,68 @@ pub fn games(dir: &Path) -> Result<Games, DatasetError> {
         read_index(&folder, "kifu.index", &mut games, &mut seen)?;
     }
     Ok(games)
+}
+
+/// The self-play shards in `dir` (`selfplay-*.sgf`), sorted.
+fn shard_files(dir: &Path) -> Result<Vec<PathBuf>, DatasetError> {
+    let mut shards: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(io_error(dir))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("selfplay-") && n.ends_with(".sgf"))
+        })
+        .collect();
+    shards.sort();
+    Ok(shards)
+}
+
+/// Adds the games of one self-play shard to `games`: the first game read sets the board size.
+fn read_shard(path: &Path, games: &mut Games) -> Result<(), DatasetError> {
+    let text = fs::read_to_string(path).map_err(io_error(path))?;
+    for (number, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let game = match sgf::parse(line) {
+            Ok(game) => game,
+            Err(why) => {
+                log::warn!("{} line {}: {why}", path.display(), number + 1);
+                games.skipped += 1;
+                continue;
+            }
+        };
+        if games.games.is_empty() {
+            games.size = game.size;
+        }
+        let Some(moves) = game_moves(&game).filter(|_| game.size == games.size) else {
+            games.skipped += 1;
+            continue;
+        };
+        let result = game.result.as_deref().unwrap_or_default();
+        games.games.push(GameRecord {
+            line: games.games.len() as u32,
+            moves,
+            outcome: Outcome::parse(result, game.komi.and_then(komi2)),
+        });
+    }
+    Ok(())
+}
+
+/// A game's moves in the shared games' form (`;B[qd];W[dc];W[]`), unless stones were set up.
+fn game_moves(game: &sgf::GameRecord) -> Option<String> {
+    let mut moves = String::new();
+    for event in &game.events {
+        let sgf::Event::Move(color, vertex) = event else {
+            return None;
+        };
+        let letter = if *color == Color::Black { 'B' } else { 'W' };
+        let value = vertex.map_or(String::new(), |v| v.to_sgf(game.size));
+        moves.push_str(&format!(";{letter}[{value}]"));
+    }
+    Some(moves)
 }
 
 /// The folders under `dir` (itself included) with a `kifu.index` and a `kifu/`, sorted.
@@ -383,7 +488,7 @@ fn read_index(
         }
         let line = match games.layout {
             Layout::Tom => number as u32,
-            Layout::Ai => games.games.len() as u32,
+            Layout::Ai | Layout::SelfPlay => games.games.len() as u32,
         };
         match records.remove(id) {
             Some(moves) => games.games.push(GameRecord {
@@ -416,21 +521,23 @@ fn read_records(dir: &Path) -> Result<HashMap<String, String>, DatasetError> {
     Ok(records)
 }
 
-/// Replays one game's moves (`;B[qd];W[dc];...`) by the French rules, showing `visit` each
-/// position before a stone is played: the game so far, the colour to play and its point.
-/// A move the rules forbid ends the game there. Returns how many positions it showed.
+/// Replays one game's moves (`;B[qd];W[dc];...`) on a board of `size` by the French rules,
+/// showing `visit` each position before a stone is played: the game so far, the colour to
+/// play and its point. A move the rules forbid ends the game there. Returns how many
+/// positions it showed.
 pub fn replay(
+    size: usize,
     moves: &str,
     line: u32,
     tally: &mut Tally,
     mut visit: impl FnMut(&Game, Color, Point) -> io::Result<()>,
 ) -> io::Result<u64> {
-    let Some(mut game) = Game::new(SIZE, Ruleset::FRENCH, 7.5) else {
+    let Some(mut game) = Game::new(size, Ruleset::FRENCH, 7.5) else {
         return Ok(0);
     };
     let mut shown = 0;
     for (number, token) in moves.split(';').filter(|t| !t.is_empty()).enumerate() {
-        let Some((color, mv)) = parse_move(token) else {
+        let Some((color, mv)) = parse_move(token, size) else {
             tally.cut_short += 1;
             break;
         };
@@ -461,9 +568,9 @@ pub fn replay(
     Ok(shown)
 }
 
-/// One SGF move token, `B[qd]` (an empty value or `tt` is a pass), as a colour and a move on
-/// the 19×19 board.
-fn parse_move(token: &str) -> Option<(Color, Move)> {
+/// One SGF move token, `B[qd]` (an empty value or, up to 19×19, `tt` is a pass), as a colour
+/// and a move on a board of `size`.
+fn parse_move(token: &str, size: usize) -> Option<(Color, Move)> {
     let token = token.trim();
     let color = match token.as_bytes().first()? {
         b'B' => Color::Black,
@@ -471,11 +578,11 @@ fn parse_move(token: &str) -> Option<(Color, Move)> {
         _ => return None,
     };
     let value = token.get(1..)?.strip_prefix('[')?.strip_suffix(']')?;
-    if value.is_empty() || value == "tt" {
+    if value.is_empty() || (value == "tt" && size <= 19) {
         return Some((color, Move::Pass));
     }
-    let vertex = Vertex::parse_sgf(value, SIZE)?;
-    let geometry = Geometry::new(SIZE)?;
+    let vertex = Vertex::parse_sgf(value, size)?;
+    let geometry = Geometry::new(size)?;
     Some((color, Move::Play(geometry.point(vertex))))
 }
 
@@ -495,7 +602,7 @@ mod tests {
         let mut record = vec![0u8; SIZE * SIZE + RECORD_TAIL];
         let mut recent = Vec::new();
         let mut out = Vec::new();
-        replay(moves, 7, tally, |position, color, p| {
+        replay(SIZE, moves, 7, tally, |position, color, p| {
             encode_record(position, color, p, &game, &mut recent, &mut record);
             out.push(record.clone());
             Ok(())
@@ -609,6 +716,53 @@ mod tests {
         assert_eq!(tally.cut_short, 1);
         assert_eq!(records(";B[pd];B[pp];W[zz]", &mut tally).len(), 2);
         assert_eq!((tally.cut_short, tally.implied_passes), (2, 1));
+    }
+
+    /// Self-play shards: 9x9 games (the first game's size), another size and a line that is
+    /// not SGF skipped, a pass kept, each game's result and komi, the files of 9x9 records.
+    #[test]
+    fn self_play_shards_make_a_dataset_of_their_size() {
+        let root = std::env::temp_dir().join(format!("hoshi-selfplay-{}", std::process::id()));
+        fs::create_dir_all(&root).expect("temp dir");
+        let shard = "(;GM[1]SZ[9]KM[7.5]RE[W+R];B[ee]HV[3;ee:3]HW[0.52];W[cc];B[]HV[1;tt:1])\n\
+                     (;GM[1]SZ[19]KM[7.5]RE[B+R];B[pd])\n\
+                     not sgf\n";
+        fs::write(root.join("selfplay-00000.sgf"), shard).expect("shard");
+        let second = "(;GM[1]SZ[9]KM[6]RE[B+2];B[cg];W[gc];B[gg])\n";
+        fs::write(root.join("selfplay-00001.sgf"), second).expect("shard");
+        fs::write(root.join("notes.txt"), "not a shard").expect("other file");
+        let read = games(&root).expect("reads");
+        assert_eq!(
+            (read.layout, read.size, read.skipped),
+            (Layout::SelfPlay, 9, 2)
+        );
+        let moves: Vec<&str> = read.games.iter().map(|g| g.moves.as_str()).collect();
+        assert_eq!(moves, [";B[ee];W[cc];B[]", ";B[cg];W[gc];B[gg]"]);
+        let outcomes: Vec<Outcome> = read.games.iter().map(|g| g.outcome).collect();
+        let outcome = |winner, komi2| Outcome { winner, komi2 };
+        assert_eq!(
+            outcomes,
+            [outcome(Winner::White, 15), outcome(Winner::Black, 12)]
+        );
+
+        let out = root.join("out");
+        let args = DatasetArgs {
+            games: root.clone(),
+            out: out.clone(),
+            held_out_every: 2,
+        };
+        let tally = build(&args).expect("builds");
+        let sizes = ["train.bin", "test.bin"].map(|f| fs::read(out.join(f)).expect("written"));
+        fs::remove_dir_all(&root).expect("cleanup");
+        assert_eq!((tally.games, tally.positions), ([1, 1], [3, 2]));
+        let record = 81 + RECORD_TAIL;
+        assert_eq!(sizes[0].len(), 16 + 3 * record, "the second game trains");
+        assert_eq!(sizes[1].len(), 16 + 2 * record, "the first is held out");
+        assert_eq!(&sizes[0][..10], b"HOSHIDS2\x09\x00");
+        // The second game's first move, C3 (SGF cg): column 2, row 2 of the 9x9 board.
+        let first = &sizes[0][16..16 + record];
+        assert_eq!(u16::from_le_bytes([first[81], first[82]]), 2 * 9 + 2);
+        assert_eq!(first[81 + 8..], [0, 1, 12, 0]);
     }
 
     #[test]
