@@ -9,6 +9,9 @@
 //!     cargo run --release --example value -- --games go-games/Tom
 //!     cargo run --release --example value -- --games go-games/AI --net other.hnet --max-games 200
 //!
+//! A folder of `hoshi selfplay` shards works too (`--held-out-every` as given to `hoshi dataset`),
+//! on their board size.
+//!
 //! `--times K` gives the playouts K times the network's time as well (several K: repeat it).
 
 use hoshi::cmd::dataset::{self, Tally, Winner, PHASES};
@@ -56,7 +59,9 @@ fn options() -> Result<Options, String> {
         }
     }
     if o.games.as_os_str().is_empty() {
-        return Err("--games DIR (go-games/Tom or go-games/AI) is required".into());
+        return Err(
+            "--games DIR (go-games/Tom, go-games/AI or self-play shards) is required".into(),
+        );
     }
     o.every = o.every.max(1);
     Ok(o)
