@@ -186,9 +186,10 @@ pub trait Knowledge: Send + Sync {
 }
 
 /// The knowledge of the search as it plays: the hand-made priors (or the even prior alone),
-/// the network's prior where it plays (its policy alone under PUCT selection), and the playouts, the network's value or their mix
-/// ([`super::params::NetValue`]) at the leaves. Its threads share one cache of network evaluations, which
-/// lives as long as this knowledge (the search keeps it from move to move).
+/// the network's prior where it plays (its policy alone under PUCT selection), and the
+/// playouts, the network's value or their mix ([`super::params::NetValue`]) at the leaves.
+/// Its threads share one cache of network evaluations, which lives as long as this
+/// knowledge (the search keeps it from move to move).
 pub struct Standard {
     params: Params,
     /// The hand-made priors; without them every move starts with the even prior alone (and

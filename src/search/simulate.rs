@@ -355,8 +355,11 @@ fn back_up(tree: &Tree, root: &Root, s: &mut Scratch, units: impl Fn(Color) -> u
 /// root children are ever banned, and rarely (a superko), so the selections elsewhere,
 /// which run many times per simulation, do not look.
 fn select(tree: &Tree, index: u32, params: &Params, bans: bool) -> Option<u32> {
-    let first = tree.node(index).children().start;
-    let puct = params.puct.enabled && first != 0 && tree.policy(first).is_some();
+    // RAVE, the default, pays nothing for the look at the policy.
+    let puct = params.puct.enabled && {
+        let first = tree.node(index).children().start;
+        first != 0 && tree.policy(first).is_some()
+    };
     match (puct, bans) {
         (true, true) => select_puct::<true>(tree, index, params),
         (true, false) => select_puct::<false>(tree, index, params),

@@ -181,20 +181,21 @@ fn other_fractions_round_without_bias() {
     assert!((mean - 0.3).abs() < 0.005, "mean {mean}");
 }
 
+/// Black wins whenever the line starts at C3, and loses three times in four otherwise.
+fn c3_wins(leaf: &Leaf<'_>) -> Evaluation {
+    let c3 = Move::Play(leaf.board.geometry().parse_point("C3").expect("C3"));
+    even_komi(if leaf.line.first() == Some(&c3) {
+        1.0
+    } else {
+        0.25
+    })
+}
+
 #[test]
 fn the_search_finds_the_one_move_its_evaluator_rewards() {
     let game = game(5);
-    // Black wins whenever the line starts at C3, and loses three times in four otherwise.
-    let rule = |leaf: &Leaf<'_>| {
-        let c3 = Move::Play(leaf.board.geometry().parse_point("C3").expect("C3"));
-        even_komi(if leaf.line.first() == Some(&c3) {
-            1.0
-        } else {
-            0.25
-        })
-    };
     for threads in [1, 2] {
-        let (_, result) = search_with(fake(rule), &game, 3_000, threads);
+        let (_, result) = search_with(fake(c3_wins), &game, 3_000, threads);
         assert_eq!(
             result.best,
             Move::Play(point(&game, "C3")),
@@ -375,18 +376,9 @@ fn search_puct(knowledge: WithPolicy, game: &Game, playouts: u64, threads: usize
 fn puct_tries_the_policys_move_first_and_leaves_it_when_the_evaluator_disagrees() {
     let game = game(5);
     let (c3, d4) = (point(&game, "C3"), point(&game, "D4"));
-    // Black wins whenever the line starts at C3, and loses three times in four otherwise;
-    // the policy wants D4.
-    let rule = |leaf: &Leaf<'_>| {
-        let c3 = Move::Play(leaf.board.geometry().parse_point("C3").expect("C3"));
-        even_komi(if leaf.line.first() == Some(&c3) {
-            1.0
-        } else {
-            0.25
-        })
-    };
+    // The evaluator rewards C3; the policy wants D4.
     let knowledge = |point| WithPolicy {
-        rule,
+        rule: c3_wins,
         point,
         share: 0.5,
     };

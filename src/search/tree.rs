@@ -571,6 +571,25 @@ mod tests {
     }
 
     #[test]
+    fn the_policy_is_kept_beside_the_nodes_and_in_copies() {
+        let tree = Tree::new(1 << 20);
+        tree.try_begin_expansion(ROOT);
+        let with = |n, policy| NewChild { policy, ..child(n) };
+        tree.expand(ROOT, &[with(1, Some(0.25)), with(2, Some(1e-9)), child(3)]);
+        let first = tree.node(ROOT).children().start;
+        // Kept to 1/65,534.
+        let near = |p: Option<f32>, q: f32| p.is_some_and(|p| (p - q).abs() < 1e-4);
+        assert!(near(tree.policy(first), 0.25));
+        assert_eq!(tree.policy(first + 1), Some(0.0));
+        assert_eq!(tree.policy(first + 2), None);
+        assert_eq!(tree.policy(ROOT), None);
+        let copy = tree.subtree(ROOT, 1 << 20);
+        let start = copy.node(ROOT).children().start;
+        assert_eq!(copy.policy(start), tree.policy(first));
+        assert_eq!(copy.policy(start + 2), None);
+    }
+
+    #[test]
     fn subtrees_keep_statistics() {
         let tree = Tree::new(1 << 20);
         tree.try_begin_expansion(ROOT);
