@@ -86,8 +86,8 @@ fn encode_policy(policy: Option<f32>) -> u16 {
     }
 }
 
-/// Bytes a node takes: the [`Node`] and its policy beside it.
-const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<AtomicU16>();
+/// Bytes a node takes: the [`Node`] and its policy beside it (what the memory cap counts).
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<AtomicU16>();
 
 /// Statistics of a node, read at one moment.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

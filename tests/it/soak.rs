@@ -243,7 +243,7 @@ fn soak_two_hundred_games_and_a_long_analysis_in_a_flat_memory() {
     assert!(status.success(), "exit status {status}");
 
     let mib = |kib: u64| kib as f64 / 1024.0;
-    let tree = nodes * 32; // bytes a node, asserted beside `Node` in src/search/tree.rs
+    let tree = nodes * hoshi::search::tree::NODE_BYTES as u64;
 
     // Straight to stderr, which the test harness does not capture: CI logs show the numbers.
     let _ = writeln!(
@@ -259,11 +259,11 @@ fn soak_two_hundred_games_and_a_long_analysis_in_a_flat_memory() {
     );
     assert!(
         tree <= CAP_MIB << 20,
-        "{nodes} nodes of 32 bytes: above the {CAP_MIB} MiB cap"
+        "{nodes} nodes: above the {CAP_MIB} MiB cap"
     );
     assert!(
         tree >= (CAP_MIB << 20) / 16 * 15,
-        "{nodes} nodes of 32 bytes: the analysis did not fill the tree"
+        "{nodes} nodes: the analysis did not fill the tree"
     );
     assert!(
         late <= early * 3 / 2 + 4 * 1024,
