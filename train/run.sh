@@ -50,8 +50,9 @@ else
     rmdir "$WORK/.partial"
 fi
 
-# format 2 (HOSHIDS2): the results the value head learns from; an older dataset is rebuilt
-format2() { [[ -s "$1" && "$(head -c 8 "$1")" == HOSHIDS2 ]]; }
+# format 2 or 3 (HOSHIDS2, HOSHIDS3): the results the value head learns from; an older dataset is
+# rebuilt (3 adds only the search's win rate, which people's games do not have)
+format2() { [[ -s "$1" && "$(head -c 8 "$1")" =~ ^HOSHIDS[23]$ ]]; }
 # dataset GAMES FILE...: writes the FILEs of `hoshi dataset --games GAMES` into DATA, all or none
 dataset() {
     local games="$1"

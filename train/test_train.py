@@ -21,17 +21,18 @@ def planes_of(code):
     return [i for i, v in enumerate(T.plane_table()[code]) if v]
 
 
-def write_dataset(path, size, codes, moves, numbers=None, games=None, value=None):
+def write_dataset(path, size, codes, moves, numbers=None, games=None, value=None, search=None):
     """A dataset file: version 2 when `value` gives each record's (side, winner, komi2),
-    version 1 without."""
+    version 3 when `search` also gives each its search-value field, version 1 without."""
     n = len(codes)
     numbers = np.arange(1, n + 1) if numbers is None else numbers
     games = np.zeros(n, np.int64) if games is None else games
-    magic = b"HOSHIDS1" if value is None else b"HOSHIDS2"
+    magic = b"HOSHIDS1" if value is None else b"HOSHIDS2" if search is None else b"HOSHIDS3"
     with open(path, "wb") as f:
         f.write(magic + struct.pack("<H", size) + bytes(6))
         for i, (c, m, k, g) in enumerate(zip(codes, moves, numbers, games)):
             tail = b"" if value is None else struct.pack("<BBh", *value[i])
+            tail += b"" if search is None else struct.pack("<H", search[i])
             f.write(c.astype(np.uint8).tobytes() + struct.pack("<HHI", m, k, g) + tail)
 
 
@@ -233,11 +234,27 @@ class Init(unittest.TestCase):
 class Value(unittest.TestCase):
     def test_targets_and_komi(self):
         r = T.Records(None, None, None, None, side=np.array([0, 1, 0, 1]),
-                      winner=np.array([1, 1, 2, 0]), komi2=np.array([15, 15, 13, 13]))
+                      winner=np.array([1, 1, 2, 0]), komi2=np.array([15, 15, 13, 13]),
+                      search=np.array([0.8, np.nan, 0.25, 0.5], np.float32))
         won, known = T.value_targets(r)
         self.assertEqual(list(won), [1, 0, 0, 0])
         self.assertEqual(list(known), [True, True, True, False])
         self.assertEqual(list(T.mover_komi(r)), [-7.5, 7.5, -6.5, 6.5])
+        self.assertEqual(list(T.value_training_targets(r, 0)[0]), [1, 0, 0, 0])
+        mixed, known = T.value_training_targets(r, 0.5)
+        np.testing.assert_allclose(mixed, [0.9, 0, 0.125, 0.25])  # no search value: the result
+        self.assertEqual(list(known), [True, True, True, False])
+
+    def test_version_3_records_carry_the_search_value(self):
+        rng = np.random.default_rng(3)
+        codes = [T.random_position(5, rng) for _ in range(3)]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "train.bin")
+            write_dataset(path, 5, codes, [0, 1, 2], value=[(0, 1, 15)] * 3,
+                          search=[0, 65534, T.NO_SEARCH_VALUE])
+            r = T.Dataset(path).read(np.arange(3))
+        np.testing.assert_array_equal(r.search, [0, 1, np.nan])
+        self.assertEqual(list(r.winner), [1, 1, 1])
 
     def test_value_every_is_deterministic(self):
         game = np.repeat(np.arange(1000), 200)
@@ -330,6 +347,29 @@ class Training(unittest.TestCase):
             self.assertEqual(v2[36:36 + len(v1) - 24], v1[24:])  # trunk and policy unchanged
             net = T.read_hnet(out)
             self.assertEqual((net.value_channels, net.value_hidden), (8, 16))
+
+    def test_init_without_value_only_trains_the_trunk_further(self):
+        with tempfile.TemporaryDirectory() as d:
+            marker_dataset(os.path.join(d, "train.bin"), 9, 2000, 1)
+            marker_dataset(os.path.join(d, "test.bin"), 9, 400, 2)
+            init = os.path.join(d, "v1.hnet")
+            v1_net(init, c=8, b=1)
+            run = os.path.join(d, "run", "checkpoint.pt")
+            T.main(["--data", d, "--init", init, "--value-channels", "8", "--value-hidden", "16",
+                    "--batch", "64", "--samples", "9600", "--warmup", "640", "--optimizer",
+                    "adamw", "--lr", "0.01", "--no-bf16", "--threads", "1", "--eval-every",
+                    "4800", "--device", "cpu", "--checkpoint", run])
+            self.assertTrue(torch.load(run, weights_only=False)["config"]["folded"])
+            with open(os.path.join(d, "run", "curve.csv")) as f:
+                rows = [r.split(",") for r in f.read().split()[1:]]
+            self.assertGreater(float(rows[-1][3]), 0.9)  # the marker, which v1_net's is not
+            self.assertGreater(float(rows[-1][7]), 0.95)  # the komi's winner
+            out = os.path.join(d, "v2.hnet")
+            T.main(["--checkpoint", run, "--export", out])
+            with open(init, "rb") as f, open(out, "rb") as g:
+                v1, v2 = f.read(), g.read()
+            self.assertNotEqual(v2[36:36 + len(v1) - 24], v1[24:])  # the trunk has learnt
+            self.assertEqual(os.path.getsize(out), T.hnet_size(8, 1, 8, 16))
 
     def test_an_old_curve_gains_the_value_columns(self):
         with tempfile.TemporaryDirectory() as d:

@@ -6,6 +6,7 @@ contract in docs/policy-net.md. Modes:
 
   train.py                       train (or resume: the same command continues from the checkpoint)
   train.py --value-only --init W.hnet   train only a value head on W's frozen trunk and policy
+  train.py --init W.hnet         train all of W further (its trunk and policy, a new value head)
   train.py --export FILE.hnet    write the checkpoint's weights, batch norm folded, and stop
   train.py --evaluate            policy and value figures of the checkpoint on all of test.bin
                                  (and ai.bin), by game phase
@@ -30,8 +31,9 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLANES = 19
 # the bytes each version's records have after the N*N input bytes
-DATASET_TAILS = {b"HOSHIDS1": 8, b"HOSHIDS2": 12}
-DATASET_MAGIC = b"HOSHIDS2"
+DATASET_TAILS = {b"HOSHIDS1": 8, b"HOSHIDS2": 12, b"HOSHIDS3": 14}
+DATASET_MAGIC = b"HOSHIDS3"
+NO_SEARCH_VALUE = 65535  # a record's search-value field when its game has none
 DATASET_HEADER = 16
 NET_MAGIC = b"HOSHINET"
 NET_HEADER = {1: 24, 2: 36}  # bytes of the header of each version
@@ -73,12 +75,13 @@ def plane_table():
 # --- the dataset -------------------------------------------------------------------------------
 
 
-Records = collections.namedtuple("Records", "codes move number game side winner komi2")
+Records = collections.namedtuple("Records", "codes move number game side winner komi2 search")
 
 
 class Dataset:
     """A `hoshi dataset` file, memory-mapped: records of N*N input bytes + move, move number,
-    game and, from version 2 on, side to move, winner and komi."""
+    game and, from version 2 on, side to move, winner and komi, from version 3 on the search's
+    win rate."""
 
     def __init__(self, path):
         with open(path, "rb") as f:
@@ -86,7 +89,7 @@ class Dataset:
         if len(header) != DATASET_HEADER or header[:8] not in DATASET_TAILS:
             raise SystemExit(f"{path}: not a hoshi dataset file (magic {header[:8]!r})")
         self.path = path
-        self.version = 2 if header[:8] == b"HOSHIDS2" else 1
+        self.version = int(header[7:8])
         self.size = struct.unpack("<H", header[8:10])[0]
         self.points = self.size * self.size
         self.record = self.points + DATASET_TAILS[header[:8]]
@@ -102,7 +105,8 @@ class Dataset:
 
     def read(self, index):
         """Records `index` (an array): input bytes [n, N*N] uint8 and the fields as int64 arrays
-        (a version 1 file: side 0, winner 0 (unknown) and komi 0)."""
+        (a version 1 file: side 0, winner 0 (unknown) and komi 0), the search's win rate for the
+        side to move as float32 (NaN where there is none, as in every file before version 3)."""
         rows = np.asarray(self.raw[index])
         tail = np.ascontiguousarray(rows[:, self.points:])
 
@@ -115,7 +119,11 @@ class Dataset:
             side = winner = komi2 = np.zeros(len(rows), np.int64)
         else:
             side, winner, komi2 = field(8, "u1"), field(9, "u1"), field(10, "<i2")
-        return Records(rows[:, :self.points], move, number, game, side, winner, komi2)
+        search = np.full(len(rows), np.nan, np.float32)
+        if self.version >= 3:
+            raw = field(12, "<u2")
+            search = np.where(raw == NO_SEARCH_VALUE, np.nan, raw / 65534).astype(np.float32)
+        return Records(rows[:, :self.points], move, number, game, side, winner, komi2, search)
 
 
 def value_targets(records):
@@ -124,6 +132,20 @@ def value_targets(records):
     known = records.winner != 0
     won = records.winner == records.side + 1
     return won.astype(np.float32), known
+
+
+def value_training_targets(records, search_weight):
+    """The value's training targets and where they are known: the game's result, or where the
+    record has the search's win rate, (1 - w) x result + w x win rate. The search's estimate is
+    far less noisy than one game's result (at 800 playouts it names the winner of hoshi's
+    self-play 76% of the time), and a mix of the two is what A0-style trainers found to learn
+    best from few games; measuring always uses the result alone."""
+    won, known = value_targets(records)
+    if search_weight <= 0:
+        return won, known
+    has = ~np.isnan(records.search)
+    mixed = np.where(has, (1 - search_weight) * won + search_weight * records.search, won)
+    return mixed.astype(np.float32), known
 
 
 def mover_komi(records):
@@ -176,7 +198,7 @@ def apply_symmetry(codes, move, which, perm, inverse):
 
 def conv_bn(inputs, outputs, kernel, folded):
     """A convolution and its batch norm; `folded`: a convolution with a bias and no batch norm,
-    which is what a `.hnet` file holds (a network started from one is frozen as it is)."""
+    which is what a `.hnet` file holds (a network started from one, frozen or trained further)."""
     conv = nn.Conv2d(inputs, outputs, kernel, padding=kernel // 2, bias=folded)
     return conv, (nn.Identity() if folded else nn.BatchNorm2d(outputs))
 
@@ -535,12 +557,16 @@ CONFIG_DEFAULTS = {
     "value_hidden": 64,
     "value_weight": 1.0,
     "value_every": 1,
+    "value_search_weight": 0.0,  # share of the search's win rate in the value's target
     "value_only": False,  # the trunk and policy of --init frozen, only the value head trains
+    "folded": False,  # the trunk without batch norm, as a `.hnet` file holds it (set by --init)
 }
 LR_DEFAULTS = {"sgd": 0.1, "adamw": 2e-3}
-ARCHITECTURE = ("channels", "blocks", "optimizer", "value_channels", "value_hidden", "value_only")
-# what the checkpoints written before the value head existed stand for
-LEGACY = {"value_channels": 0, "value_only": False}
+ARCHITECTURE = ("channels", "blocks", "optimizer", "value_channels", "value_hidden", "value_only",
+                "folded")
+# what the checkpoints written before the value head (or --init without --value-only) existed
+# stand for
+LEGACY = {"value_channels": 0, "value_only": False, "folded": False}
 
 
 def resolve_config(args, stored):
@@ -579,10 +605,10 @@ def learning_rate(config, samples):
 
 
 def make_model(config):
-    """The network a config describes; with value_only, its trunk and policy head frozen (and
-    without batch norm, as the `.hnet` file they come from)."""
+    """The network a config describes; from --init, without batch norm, as the `.hnet` file
+    its trunk and policy come from; with value_only, that trunk and policy head frozen."""
     model = Net(config["channels"], config["blocks"], config["value_channels"],
-                config["value_hidden"], folded=config["value_only"])
+                config["value_hidden"], folded=config["value_only"] or config["folded"])
     if config["value_only"]:
         for name, p in model.named_parameters():
             p.requires_grad_(name.startswith("value."))
@@ -701,9 +727,10 @@ def start_model(args, config, checkpoint):
             f"({progress['seconds'] / 3600:.2f} h of training so far)"
             f"{'; --init is not read again' if args.init else ''}")
     else:
-        if config["value_only"]:
+        if args.init:
             load_hnet(model, read_hnet(args.init))
-            log(f"trunk and policy head from {args.init}, frozen")
+            log(f"trunk and policy head from {args.init}"
+                f"{', frozen' if config['value_only'] else ', trained further'}")
         trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
         value = f"value head {config['value_channels']} x {config['value_hidden']}" \
             if config["value_channels"] else "no value head"
@@ -720,7 +747,7 @@ def step_losses(model, config, batcher, records, size, device, amp):
     value loss (None without a value head or without a record it learns from)."""
     x, legal, target = batcher.tensors(records.codes, records.move, size)
     komi = torch.from_numpy(mover_komi(records)).to(device)
-    won, known = value_targets(records)
+    won, known = value_training_targets(records, config["value_search_weight"])
     chosen = torch.from_numpy(known & value_selected(records.game, records.number,
                                                       config["value_every"])).to(device)
     with autocast(device, amp):
@@ -1054,9 +1081,9 @@ def write_fixture(args):
 
 
 def shape_from_init(args):
-    """--init gives the network's shape: --channels and --blocks, if given, must agree."""
-    if not args.value_only:
-        raise SystemExit("--init goes with --value-only (the trunk it gives is frozen)")
+    """--init gives the network's shape (--channels and --blocks, if given, must agree) and a
+    trunk without batch norm."""
+    args.folded = True
     net = read_hnet(args.init)
     for key, have in (("channels", net.channels), ("blocks", net.blocks)):
         if getattr(args, key) not in (None, have):
@@ -1103,11 +1130,15 @@ def main(argv=None):
     g.add_argument("--value-every", dest="value_every", type=int, default=None,
                    help="the value loss on 1 in K (game, move) pairs, chosen by a hash "
                         "(default 1: every position whose winner is known)")
+    g.add_argument("--value-search-weight", dest="value_search_weight", type=float, default=None,
+                   help="where a record has the search's win rate (self-play, dataset version "
+                        "3), the value's target is (1 - W) x result + W x win rate (default 0)")
     g.add_argument("--value-only", dest="value_only", action="store_true", default=None,
                    help="train only the value head, on the frozen trunk and policy head of --init")
     g.add_argument("--init", metavar="NET.hnet", default=None,
-                   help="with --value-only, a new run's trunk and policy head (version 1 or 2; "
-                        "the shape is the file's)")
+                   help="a new run's trunk and policy head (version 1 or 2; the shape is the "
+                        "file's), frozen with --value-only, trained further without it (a value "
+                        "head in the file is not read: the run's trains afresh)")
     r = p.add_argument_group("running")
     r.add_argument("--device", default="auto", help="auto (CUDA when available), cpu, cuda, cuda:1...")
     r.add_argument("--threads", type=int, default=None, help="CPU threads (default all cores)")
@@ -1142,6 +1173,7 @@ def main(argv=None):
         return
     if args.data is None:
         args.data = os.path.join(HERE, "data")
+    args.folded = None
     if args.init:
         shape_from_init(args)
     if args.checkpoint is None:

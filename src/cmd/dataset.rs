@@ -30,11 +30,15 @@ use std::process::ExitCode;
 const SIZE: usize = 19;
 
 /// The magic that opens a dataset file.
-pub const MAGIC: &[u8; 8] = b"HOSHIDS2";
+pub const MAGIC: &[u8; 8] = b"HOSHIDS3";
 
 /// Bytes of a record after its `SIZE²` input bytes: move, move number, game, side to move,
-/// winner, komi.
-pub const RECORD_TAIL: usize = 12;
+/// winner, komi, the search's win rate.
+pub const RECORD_TAIL: usize = 14;
+
+/// The search-value field of a record whose game has no search win rate for the move (the
+/// shared games: people played them).
+pub const NO_SEARCH_VALUE: u16 = u16::MAX;
 
 /// The komi of the programs' games on the Tygem server (`go-games/AI/*/kifu.index` has no komi
 /// column; the Tygem games of the same collection saved as SGF all say `KM[6.5]`), times two.
@@ -249,6 +253,41 @@ fn encode_record(
     tail[8] = u8::from(color == Color::White);
     tail[9] = game.outcome.winner as u8;
     tail[10..12].copy_from_slice(&game.outcome.komi2.to_le_bytes());
+    let search = game.search.get(position.move_number()).copied();
+    tail[12..14].copy_from_slice(&search.unwrap_or(NO_SEARCH_VALUE).to_le_bytes());
+}
+
+/// A win rate in [0, 1] as a record's u16 (steps of 1/65534), or [`NO_SEARCH_VALUE`] for a value
+/// that is not a probability.
+pub fn encode_search_value(win_rate: f64) -> u16 {
+    if (0.0..=1.0).contains(&win_rate) {
+        (win_rate * 65534.0).round() as u16
+    } else {
+        NO_SEARCH_VALUE
+    }
+}
+
+/// The search's win rates of a self-play game's moves, from its `HW` notes (see
+/// [`GameRecord::search`]); a move without one, or with one that is not a number, has none.
+fn search_values(game: &sgf::GameRecord) -> Vec<u16> {
+    let moves = game
+        .events
+        .iter()
+        .filter(|e| matches!(e, sgf::Event::Move(..)))
+        .count();
+    let mut values = vec![NO_SEARCH_VALUE; moves];
+    for (played, name, value) in &game.notes {
+        let Some(slot) = played.checked_sub(1).and_then(|at| values.get_mut(at)) else {
+            continue;
+        };
+        if name == "HW" {
+            *slot = value
+                .trim()
+                .parse()
+                .map_or(NO_SEARCH_VALUE, encode_search_value);
+        }
+    }
+    values
 }
 
 /// Who won a game, as a record stores it.
@@ -340,6 +379,10 @@ pub struct GameRecord {
     /// Its moves, `;B[qd];W[dc];...`.
     pub moves: String,
     pub outcome: Outcome,
+    /// Per move (from the first), the search's win rate for the player of the move before it
+    /// was played, encoded as [`encode_search_value`] does ([`NO_SEARCH_VALUE`]: none): what
+    /// self-play's `HW` says. Empty for games without it.
+    pub search: Vec<u16>,
 }
 
 /// The games of a `go-games/Tom` or `go-games/AI` folder, in the order of its index, or of a
@@ -434,6 +477,7 @@ fn read_shard(path: &Path, games: &mut Games) -> Result<(), DatasetError> {
             line: games.games.len() as u32,
             moves,
             outcome: Outcome::parse(result, game.komi.and_then(komi2)),
+            search: search_values(&game),
         });
     }
     Ok(())
@@ -495,6 +539,7 @@ fn read_index(
                 line,
                 moves,
                 outcome: games.layout.outcome(&fields),
+                search: Vec::new(),
             }),
             None => games.missing += 1,
         }
@@ -598,6 +643,7 @@ mod tests {
                 winner: Winner::White,
                 komi2: 13,
             },
+            search: Vec::new(),
         };
         let mut record = vec![0u8; SIZE * SIZE + RECORD_TAIL];
         let mut recent = Vec::new();
@@ -631,9 +677,9 @@ mod tests {
         assert_eq!(out[1][15 * 19 + 15], 2 | 3 << 2 | 1 << 4);
         assert_eq!(out[2][15 * 19 + 15], 1 | 3 << 2 | 2 << 4);
         assert_eq!(out[2][points + 2..points + 8], [3, 0, 7, 0, 0, 0]);
-        // Side to move (Black, White, Black), White won, komi 6.5.
+        // Side to move (Black, White, Black), White won, komi 6.5, no search value.
         for (record, side) in out.iter().zip([0, 1, 0]) {
-            assert_eq!(record[points + 8..], [side, 2, 13, 0]);
+            assert_eq!(record[points + 8..], [side, 2, 13, 0, 255, 255]);
         }
     }
 
@@ -758,11 +804,18 @@ mod tests {
         let record = 81 + RECORD_TAIL;
         assert_eq!(sizes[0].len(), 16 + 3 * record, "the second game trains");
         assert_eq!(sizes[1].len(), 16 + 2 * record, "the first is held out");
-        assert_eq!(&sizes[0][..10], b"HOSHIDS2\x09\x00");
-        // The second game's first move, C3 (SGF cg): column 2, row 2 of the 9x9 board.
+        assert_eq!(&sizes[0][..10], b"HOSHIDS3\x09\x00");
+        // The second game's first move, C3 (SGF cg): column 2, row 2 of the 9x9 board; no
+        // search value.
         let first = &sizes[0][16..16 + record];
         assert_eq!(u16::from_le_bytes([first[81], first[82]]), 2 * 9 + 2);
-        assert_eq!(first[81 + 8..], [0, 1, 12, 0]);
+        assert_eq!(first[81 + 8..], [0, 1, 12, 0, 255, 255]);
+        // The first game's E5 with its HW[0.52], 0.52 * 65534 = 34077.7; C3 without one.
+        let search = |at: usize| {
+            let tail = &sizes[1][16 + at * record + 81 + 12..];
+            u16::from_le_bytes([tail[0], tail[1]])
+        };
+        assert_eq!((search(0), search(1)), (34078, NO_SEARCH_VALUE));
     }
 
     #[test]
