@@ -21,9 +21,11 @@ def planes_of(code):
     return [i for i, v in enumerate(T.plane_table()[code]) if v]
 
 
-def write_dataset(path, size, codes, moves, numbers=None, games=None, value=None, search=None):
+def write_dataset(path, size, codes, moves, numbers=None, games=None, value=None, search=None,
+                  visits=None):
     """A dataset file: version 2 when `value` gives each record's (side, winner, komi2),
-    version 3 when `search` also gives each its search-value field, version 1 without."""
+    version 3 when `search` also gives each its search-value field (and `visits` its list of
+    (point, visits), none by default), version 1 without."""
     n = len(codes)
     numbers = np.arange(1, n + 1) if numbers is None else numbers
     games = np.zeros(n, np.int64) if games is None else games
@@ -32,7 +34,11 @@ def write_dataset(path, size, codes, moves, numbers=None, games=None, value=None
         f.write(magic + struct.pack("<H", size) + bytes(6))
         for i, (c, m, k, g) in enumerate(zip(codes, moves, numbers, games)):
             tail = b"" if value is None else struct.pack("<BBh", *value[i])
-            tail += b"" if search is None else struct.pack("<H", search[i])
+            if search is not None:
+                slots = list(visits[i] if visits and i < len(visits) else [])
+                slots += [(T.NO_VISIT_POINT, 0)] * (T.RECORD_VISITS - len(slots))
+                tail += struct.pack("<H", search[i])
+                tail += b"".join(struct.pack("<HH", *slot) for slot in slots)
             f.write(c.astype(np.uint8).tobytes() + struct.pack("<HHI", m, k, g) + tail)
 
 
@@ -46,11 +52,12 @@ def komi_values(count, rng):
     return list(zip(side, winner, komi2))
 
 
-def marker_dataset(path, size, count, seed, version=2):
+def marker_dataset(path, size, count, seed, version=2, visits_only=False):
     """Random plausible positions; the move is the one empty point marked a ladder capture;
-    in version 2, results that follow the komi (`komi_values`)."""
+    in version 2, results that follow the komi (`komi_values`). `visits_only`: a version 3
+    file where the search's visits go to the marked point and the move played is another."""
     rng = np.random.default_rng(seed)
-    codes, moves = [], []
+    codes, moves, visits = [], [], []
     for _ in range(count):
         c = T.random_position(size, rng)
         c[(c & 3) == 0] &= 0x7F  # no other marks on empty points
@@ -59,10 +66,13 @@ def marker_dataset(path, size, count, seed, version=2):
         m = int(rng.choice(empty))
         c[m] |= 8
         codes.append(c)
-        moves.append(m)
+        visits.append([(m, 90), (int(rng.choice(empty)), 10)])
+        moves.append(int(rng.choice(empty[empty != m])) if visits_only else m)
     value = komi_values(count, rng) if version == 2 else None
+    search = [T.NO_SEARCH_VALUE] * count if visits_only else None
     write_dataset(path, size, codes, moves, numbers=rng.integers(1, 250, count),
-                  games=rng.integers(0, 100, count), value=value)
+                  games=rng.integers(0, 100, count), value=value, search=search,
+                  visits=visits if visits_only else None)
 
 
 class Planes(unittest.TestCase):
@@ -235,7 +245,7 @@ class Value(unittest.TestCase):
     def test_targets_and_komi(self):
         r = T.Records(None, None, None, None, side=np.array([0, 1, 0, 1]),
                       winner=np.array([1, 1, 2, 0]), komi2=np.array([15, 15, 13, 13]),
-                      search=np.array([0.8, np.nan, 0.25, 0.5], np.float32))
+                      search=np.array([0.8, np.nan, 0.25, 0.5], np.float32), visits=None)
         won, known = T.value_targets(r)
         self.assertEqual(list(won), [1, 0, 0, 0])
         self.assertEqual(list(known), [True, True, True, False])
@@ -251,10 +261,26 @@ class Value(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "train.bin")
             write_dataset(path, 5, codes, [0, 1, 2], value=[(0, 1, 15)] * 3,
-                          search=[0, 65534, T.NO_SEARCH_VALUE])
+                          search=[0, 65534, T.NO_SEARCH_VALUE], visits=[[(7, 30), (3, 10)]])
             r = T.Dataset(path).read(np.arange(3))
         np.testing.assert_array_equal(r.search, [0, 1, np.nan])
         self.assertEqual(list(r.winner), [1, 1, 1])
+        self.assertEqual(r.visits[0, :3].tolist(), [[7, 30], [3, 10], [T.NO_VISIT_POINT, 0]])
+        self.assertTrue((r.visits[1:, :, 0] == T.NO_VISIT_POINT).all())
+        shares, has = T.visit_shares(r.visits, 25)
+        self.assertEqual(list(has), [True, False, False])
+        self.assertEqual((shares[0, 7], shares[0, 3], shares[0].sum()), (0.75, 0.25, 1.0))
+
+    def test_visits_move_with_the_symmetry(self):
+        perm, inverse = T.symmetries(5)
+        which = np.array([1, 5])
+        points = np.array([[0, 7, T.NO_VISIT_POINT], [24, 12, T.NO_VISIT_POINT]])
+        moved = T.move_points(points, which, inverse)
+        for row in range(2):
+            self.assertEqual(list(moved[row]), [inverse[which[row], p] for p in points[row, :2]]
+                             + [T.NO_VISIT_POINT])
+        self.assertEqual(list(T.move_points(np.array([7, -1]), which, inverse)),
+                         [inverse[1, 7], -1])
 
     def test_value_every_is_deterministic(self):
         game = np.repeat(np.arange(1000), 200)
@@ -347,6 +373,22 @@ class Training(unittest.TestCase):
             self.assertEqual(v2[36:36 + len(v1) - 24], v1[24:])  # trunk and policy unchanged
             net = T.read_hnet(out)
             self.assertEqual((net.value_channels, net.value_hidden), (8, 16))
+
+    def test_the_policy_learns_the_visits(self):
+        with tempfile.TemporaryDirectory() as d:
+            marker_dataset(os.path.join(d, "train.bin"), 9, 3000, 1, visits_only=True)
+            marker_dataset(os.path.join(d, "test.bin"), 9, 400, 2)  # the marker is played
+            top1 = {}
+            for target in ("visits", "move"):
+                run = os.path.join(d, target, "checkpoint.pt")
+                T.main(["--data", d, "--channels", "8", "--blocks", "1", "--batch", "64",
+                        "--samples", "9600", "--warmup", "640", "--optimizer", "adamw",
+                        "--no-bf16", "--threads", "1", "--eval-every", "9600", "--device", "cpu",
+                        "--policy-target", target, "--checkpoint", run])
+                with open(os.path.join(d, target, "curve.csv")) as f:
+                    top1[target] = float(f.read().split()[-1].split(",")[3])
+            self.assertGreater(top1["visits"], 0.9)  # learnt from the visits alone
+            self.assertLess(top1["move"], 0.2)  # the moves played say nothing of it
 
     def test_init_without_value_only_trains_the_trunk_further(self):
         with tempfile.TemporaryDirectory() as d:

@@ -31,9 +31,11 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLANES = 19
 # the bytes each version's records have after the N*N input bytes
-DATASET_TAILS = {b"HOSHIDS1": 8, b"HOSHIDS2": 12, b"HOSHIDS3": 14}
+RECORD_VISITS = 8  # the root moves a version 3 record keeps of the search's visits
+DATASET_TAILS = {b"HOSHIDS1": 8, b"HOSHIDS2": 12, b"HOSHIDS3": 14 + 4 * RECORD_VISITS}
 DATASET_MAGIC = b"HOSHIDS3"
 NO_SEARCH_VALUE = 65535  # a record's search-value field when its game has none
+NO_VISIT_POINT = 65535  # the point of an unused visits slot
 DATASET_HEADER = 16
 NET_MAGIC = b"HOSHINET"
 NET_HEADER = {1: 24, 2: 36}  # bytes of the header of each version
@@ -75,13 +77,14 @@ def plane_table():
 # --- the dataset -------------------------------------------------------------------------------
 
 
-Records = collections.namedtuple("Records", "codes move number game side winner komi2 search")
+Records = collections.namedtuple("Records",
+                                 "codes move number game side winner komi2 search visits")
 
 
 class Dataset:
     """A `hoshi dataset` file, memory-mapped: records of N*N input bytes + move, move number,
     game and, from version 2 on, side to move, winner and komi, from version 3 on the search's
-    win rate."""
+    win rate and its most visited root moves."""
 
     def __init__(self, path):
         with open(path, "rb") as f:
@@ -106,7 +109,9 @@ class Dataset:
     def read(self, index):
         """Records `index` (an array): input bytes [n, N*N] uint8 and the fields as int64 arrays
         (a version 1 file: side 0, winner 0 (unknown) and komi 0), the search's win rate for the
-        side to move as float32 (NaN where there is none, as in every file before version 3)."""
+        side to move as float32 (NaN where there is none, as in every file before version 3),
+        and its most visited moves [n, RECORD_VISITS, 2] (point, visits; unused slots, all of
+        them before version 3, NO_VISIT_POINT and 0)."""
         rows = np.asarray(self.raw[index])
         tail = np.ascontiguousarray(rows[:, self.points:])
 
@@ -120,10 +125,15 @@ class Dataset:
         else:
             side, winner, komi2 = field(8, "u1"), field(9, "u1"), field(10, "<i2")
         search = np.full(len(rows), np.nan, np.float32)
+        visits = np.zeros((len(rows), RECORD_VISITS, 2), np.int64)
+        visits[:, :, 0] = NO_VISIT_POINT
         if self.version >= 3:
             raw = field(12, "<u2")
             search = np.where(raw == NO_SEARCH_VALUE, np.nan, raw / 65534).astype(np.float32)
-        return Records(rows[:, :self.points], move, number, game, side, winner, komi2, search)
+            pairs = tail[:, 14:14 + 4 * RECORD_VISITS].copy().view("<u2")
+            visits = pairs.reshape(len(rows), RECORD_VISITS, 2).astype(np.int64)
+        return Records(rows[:, :self.points], move, number, game, side, winner, komi2, search,
+                       visits)
 
 
 def value_targets(records):
@@ -188,9 +198,15 @@ def symmetries(n):
 def apply_symmetry(codes, move, which, perm, inverse):
     """Transform each sample's bytes [n, N*N] and move by symmetry which[i] (moves off the board kept)."""
     codes = np.take_along_axis(codes, perm[which], axis=1)
-    on_board = (move >= 0) & (move < perm.shape[1])
-    moved = inverse[which, np.where(on_board, move, 0)]
-    return codes, np.where(on_board, moved, move)
+    return codes, move_points(move, which, inverse)
+
+
+def move_points(points, which, inverse):
+    """Points [n] or [n, k] moved by each sample's symmetry which[i]; points off the board (an
+    unused slot, a pass) kept as they are."""
+    on_board = (points >= 0) & (points < inverse.shape[1])
+    rows = which if points.ndim == 1 else which[:, None]
+    return np.where(on_board, inverse[rows, np.where(on_board, points, 0)], points)
 
 
 # --- the network -------------------------------------------------------------------------------
@@ -558,6 +574,7 @@ CONFIG_DEFAULTS = {
     "value_weight": 1.0,
     "value_every": 1,
     "value_search_weight": 0.0,  # share of the search's win rate in the value's target
+    "policy_target": "move",  # or "visits": the search's visit shares where a record has them
     "value_only": False,  # the trunk and policy of --init frozen, only the value head trains
     "folded": False,  # the trunk without batch norm, as a `.hnet` file holds it (set by --init)
 }
@@ -759,13 +776,47 @@ def step_losses(model, config, batcher, records, size, device, amp):
             logits, value = model(x, komi)
     policy_loss = top1 = value_loss = None
     if logits is not None:
-        logits = masked_logits(logits, legal)
-        policy_loss = F.cross_entropy(logits, target, ignore_index=-100)
-        top1 = (logits.detach().argmax(1) == target).float().mean()
+        if config["policy_target"] == "visits":
+            policy_loss, top1 = visits_policy_loss(logits, legal, target, records.visits, device)
+        else:
+            logits = masked_logits(logits, legal)
+            policy_loss = F.cross_entropy(logits, target, ignore_index=-100)
+            top1 = (logits.detach().argmax(1) == target).float().mean()
     if value is not None and bool(chosen.any()):
         won = torch.from_numpy(won).to(device)
         value_loss = F.binary_cross_entropy_with_logits(value.float()[chosen], won[chosen])
     return policy_loss, top1, value_loss
+
+
+def visit_shares(visits, points):
+    """The search's visits [n, RECORD_VISITS, 2] as a distribution over the points [n, points]
+    and whether each record has one (some visits on the board)."""
+    n = len(visits)
+    used = (visits[:, :, 0] < points) & (visits[:, :, 1] > 0)
+    shares = np.zeros((n, points), np.float32)
+    rows = np.repeat(np.arange(n)[:, None], visits.shape[1], 1)
+    np.add.at(shares, (rows[used], visits[:, :, 0][used]), visits[:, :, 1][used])
+    total = shares.sum(1)
+    has = total > 0
+    shares[has] /= total[has, None]
+    return shares, has
+
+
+def visits_policy_loss(logits, legal, target, visits, device):
+    """The policy's cross-entropy against the search's visit shares where a record has them (as
+    AlphaZero and KataGo learn the policy from their own search), against the move played
+    elsewhere; and the top-1 hits on the move played."""
+    shares, has = visit_shares(visits, logits.shape[1])
+    shares = torch.from_numpy(shares).to(device)
+    has = torch.from_numpy(has).to(device)
+    legal = legal | (shares > 0)  # every visited point is a legal move
+    logits = masked_logits(logits, legal)
+    soft = -(shares * F.log_softmax(logits, 1)).sum(1)
+    hard = F.cross_entropy(logits, target, ignore_index=-100, reduction="none")
+    counted = has | (target != -100)
+    loss = torch.where(has, soft, hard)[counted].mean()
+    top1 = (logits.detach().argmax(1) == target).float().mean()
+    return loss, top1
 
 
 def eval_row(model, test_set, eval_index, batcher, device, amp):
@@ -846,9 +897,11 @@ def train(args):
             group["lr"] = lr
         index = np.sort(rng.integers(0, train_set.count, batch))
         records = train_set.read(index)
-        codes, move = apply_symmetry(records.codes, records.move, rng.integers(0, 8, batch),
-                                     perm, inverse)
-        records = records._replace(codes=codes, move=move)
+        which = rng.integers(0, 8, batch)
+        codes, move = apply_symmetry(records.codes, records.move, which, perm, inverse)
+        visits = records.visits.copy()
+        visits[:, :, 0] = move_points(visits[:, :, 0], which, inverse)
+        records = records._replace(codes=codes, move=move, visits=visits)
         policy_loss, top1, value_loss = step_losses(model, config, batcher, records, size,
                                                     device, amp)
         parts = [policy_loss] if policy_loss is not None else []
@@ -1133,6 +1186,10 @@ def main(argv=None):
     g.add_argument("--value-search-weight", dest="value_search_weight", type=float, default=None,
                    help="where a record has the search's win rate (self-play, dataset version "
                         "3), the value's target is (1 - W) x result + W x win rate (default 0)")
+    g.add_argument("--policy-target", dest="policy_target", choices=["move", "visits"],
+                   default=None,
+                   help="what the policy learns: the move played (default) or, where a record "
+                        "has them (self-play, dataset version 3), the search's visit shares")
     g.add_argument("--value-only", dest="value_only", action="store_true", default=None,
                    help="train only the value head, on the frozen trunk and policy head of --init")
     g.add_argument("--init", metavar="NET.hnet", default=None,

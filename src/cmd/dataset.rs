@@ -12,7 +12,7 @@
 //! hoshi's own games (`hoshi selfplay`'s shards, `selfplay-NNNNN.sgf`, one game a line) make a
 //! `train.bin` and `test.bin` of their own, on their own board size (the training tool takes
 //! any size: `--data` the folder): the move played is the policy's target, the game's result
-//! the value's. The search's visits (`HV`) stay in the shards.
+//! the value's, and the search's win rate (`HW`) and visits (`HV`) are kept beside them.
 
 use crate::coord::{Color, Geometry, Move, Point, Vertex};
 use crate::game::Game;
@@ -32,13 +32,39 @@ const SIZE: usize = 19;
 /// The magic that opens a dataset file.
 pub const MAGIC: &[u8; 8] = b"HOSHIDS3";
 
+/// The root moves a record keeps of the search's visits, the most visited first (self-play's
+/// `HV` lists the ten or so the search looked at; the first eight hold nearly all the visits).
+pub const RECORD_VISITS: usize = 8;
+
 /// Bytes of a record after its `SIZE²` input bytes: move, move number, game, side to move,
-/// winner, komi, the search's win rate.
-pub const RECORD_TAIL: usize = 14;
+/// winner, komi, the search's win rate and its [`RECORD_VISITS`] most visited moves.
+pub const RECORD_TAIL: usize = 14 + 4 * RECORD_VISITS;
 
 /// The search-value field of a record whose game has no search win rate for the move (the
 /// shared games: people played them).
 pub const NO_SEARCH_VALUE: u16 = u16::MAX;
+
+/// The point field of an unused visits slot.
+pub const NO_VISIT_POINT: u16 = u16::MAX;
+
+/// What the search thought before a self-play move: its win rate for the player to move,
+/// encoded as [`encode_search_value`] does, and its most visited root moves as (point index,
+/// visits), unused slots `(NO_VISIT_POINT, 0)`. A pass is not among them: the policy has no
+/// output for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchNote {
+    pub win_rate: u16,
+    pub visits: [(u16, u16); RECORD_VISITS],
+}
+
+impl Default for SearchNote {
+    fn default() -> SearchNote {
+        SearchNote {
+            win_rate: NO_SEARCH_VALUE,
+            visits: [(NO_VISIT_POINT, 0); RECORD_VISITS],
+        }
+    }
+}
 
 /// The komi of the programs' games on the Tygem server (`go-games/AI/*/kifu.index` has no komi
 /// column; the Tygem games of the same collection saved as SGF all say `KM[6.5]`), times two.
@@ -253,8 +279,13 @@ fn encode_record(
     tail[8] = u8::from(color == Color::White);
     tail[9] = game.outcome.winner as u8;
     tail[10..12].copy_from_slice(&game.outcome.komi2.to_le_bytes());
-    let search = game.search.get(position.move_number()).copied();
-    tail[12..14].copy_from_slice(&search.unwrap_or(NO_SEARCH_VALUE).to_le_bytes());
+    let note = game.search.get(position.move_number()).copied();
+    let note = note.unwrap_or_default();
+    tail[12..14].copy_from_slice(&note.win_rate.to_le_bytes());
+    for (slot, (point, visits)) in tail[14..].chunks_exact_mut(4).zip(note.visits) {
+        slot[..2].copy_from_slice(&point.to_le_bytes());
+        slot[2..].copy_from_slice(&visits.to_le_bytes());
+    }
 }
 
 /// A win rate in [0, 1] as a record's u16 (steps of 1/65534), or [`NO_SEARCH_VALUE`] for a value
@@ -267,27 +298,55 @@ pub fn encode_search_value(win_rate: f64) -> u16 {
     }
 }
 
-/// The search's win rates of a self-play game's moves, from its `HW` notes (see
-/// [`GameRecord::search`]); a move without one, or with one that is not a number, has none.
-fn search_values(game: &sgf::GameRecord) -> Vec<u16> {
+/// What the search thought of each of a self-play game's moves, from its `HW` and `HV` notes
+/// (see [`GameRecord::search`]); a note that cannot be read counts as missing.
+fn search_notes(game: &sgf::GameRecord) -> Vec<SearchNote> {
     let moves = game
         .events
         .iter()
         .filter(|e| matches!(e, sgf::Event::Move(..)))
         .count();
-    let mut values = vec![NO_SEARCH_VALUE; moves];
+    let mut notes = vec![SearchNote::default(); moves];
     for (played, name, value) in &game.notes {
-        let Some(slot) = played.checked_sub(1).and_then(|at| values.get_mut(at)) else {
+        let Some(note) = played.checked_sub(1).and_then(|at| notes.get_mut(at)) else {
             continue;
         };
-        if name == "HW" {
-            *slot = value
-                .trim()
-                .parse()
-                .map_or(NO_SEARCH_VALUE, encode_search_value);
+        match name.as_str() {
+            "HW" => {
+                note.win_rate = value
+                    .trim()
+                    .parse()
+                    .map_or(NO_SEARCH_VALUE, encode_search_value)
+            }
+            "HV" => note.visits = root_visits(value, game.size),
+            _ => {}
         }
     }
-    values
+    notes
+}
+
+/// The most visited moves of an `HV` note (`N;pd:410 dd:88 ...`) as (point index, visits), the
+/// most visited first; passes (`tt`, whatever the size: self-play writes them so) and tokens
+/// that cannot be read are left out.
+fn root_visits(note: &str, size: usize) -> [(u16, u16); RECORD_VISITS] {
+    let listed = note.split_once(';').map_or("", |(_, moves)| moves);
+    let mut moves: Vec<(u16, u16)> = listed
+        .split_whitespace()
+        .filter_map(|token| {
+            let (vertex, visits) = token.split_once(':')?;
+            let vertex = Vertex::parse_sgf(vertex, size).filter(|_| vertex != "tt")?;
+            let point = usize::from(vertex.row) * size + usize::from(vertex.col);
+            let visits: u64 = visits.parse().ok()?;
+            Some((point as u16, visits.min(u64::from(u16::MAX)) as u16))
+        })
+        .filter(|&(_, visits)| visits > 0)
+        .collect();
+    moves.sort_by_key(|&(_, visits)| std::cmp::Reverse(visits));
+    let mut kept = [(NO_VISIT_POINT, 0); RECORD_VISITS];
+    for (slot, mv) in kept.iter_mut().zip(moves) {
+        *slot = mv;
+    }
+    kept
 }
 
 /// Who won a game, as a record stores it.
@@ -379,10 +438,9 @@ pub struct GameRecord {
     /// Its moves, `;B[qd];W[dc];...`.
     pub moves: String,
     pub outcome: Outcome,
-    /// Per move (from the first), the search's win rate for the player of the move before it
-    /// was played, encoded as [`encode_search_value`] does ([`NO_SEARCH_VALUE`]: none): what
-    /// self-play's `HW` says. Empty for games without it.
-    pub search: Vec<u16>,
+    /// Per move (from the first), what the search thought before it was played: self-play's
+    /// `HW` and `HV`. Empty for games without them.
+    pub search: Vec<SearchNote>,
 }
 
 /// The games of a `go-games/Tom` or `go-games/AI` folder, in the order of its index, or of a
@@ -477,7 +535,7 @@ fn read_shard(path: &Path, games: &mut Games) -> Result<(), DatasetError> {
             line: games.games.len() as u32,
             moves,
             outcome: Outcome::parse(result, game.komi.and_then(komi2)),
-            search: search_values(&game),
+            search: search_notes(&game),
         });
     }
     Ok(())
@@ -677,9 +735,13 @@ mod tests {
         assert_eq!(out[1][15 * 19 + 15], 2 | 3 << 2 | 1 << 4);
         assert_eq!(out[2][15 * 19 + 15], 1 | 3 << 2 | 2 << 4);
         assert_eq!(out[2][points + 2..points + 8], [3, 0, 7, 0, 0, 0]);
-        // Side to move (Black, White, Black), White won, komi 6.5, no search value.
+        // Side to move (Black, White, Black), White won, komi 6.5, no search value nor visits.
         for (record, side) in out.iter().zip([0, 1, 0]) {
-            assert_eq!(record[points + 8..], [side, 2, 13, 0, 255, 255]);
+            assert_eq!(record[points + 8..points + 14], [side, 2, 13, 0, 255, 255]);
+            assert_eq!(
+                record[points + 14..],
+                [255, 255, 0, 0].repeat(RECORD_VISITS)
+            );
         }
     }
 
@@ -770,7 +832,7 @@ mod tests {
     fn self_play_shards_make_a_dataset_of_their_size() {
         let root = std::env::temp_dir().join(format!("hoshi-selfplay-{}", std::process::id()));
         fs::create_dir_all(&root).expect("temp dir");
-        let shard = "(;GM[1]SZ[9]KM[7.5]RE[W+R];B[ee]HV[3;ee:3]HW[0.52];W[cc];B[]HV[1;tt:1])\n\
+        let shard = "(;GM[1]SZ[9]KM[7.5]RE[W+R];B[ee]HV[9;dd:2 ee:6 tt:1 zz:1 cc:x]HW[0.52];W[cc];B[]HV[1;tt:1])\n\
                      (;GM[1]SZ[19]KM[7.5]RE[B+R];B[pd])\n\
                      not sgf\n";
         fs::write(root.join("selfplay-00000.sgf"), shard).expect("shard");
@@ -809,13 +871,20 @@ mod tests {
         // search value.
         let first = &sizes[0][16..16 + record];
         assert_eq!(u16::from_le_bytes([first[81], first[82]]), 2 * 9 + 2);
-        assert_eq!(first[81 + 8..], [0, 1, 12, 0, 255, 255]);
+        assert_eq!(first[81 + 8..81 + 14], [0, 1, 12, 0, 255, 255]);
+        assert_eq!(first[81 + 14..], [255, 255, 0, 0].repeat(RECORD_VISITS));
         // The first game's E5 with its HW[0.52], 0.52 * 65534 = 34077.7; C3 without one.
         let search = |at: usize| {
             let tail = &sizes[1][16 + at * record + 81 + 12..];
             u16::from_le_bytes([tail[0], tail[1]])
         };
         assert_eq!((search(0), search(1)), (34078, NO_SEARCH_VALUE));
+        // E5's visits, the most first: E5 (row 4, column 4) 6, D6 (row 5, column 3) 2; the
+        // pass and the tokens that are not moves left out.
+        let visits = &sizes[1][16 + 81 + 14..16 + record];
+        let expected = [[40, 0, 6, 0], [48, 0, 2, 0]].concat();
+        assert_eq!(visits[..8], expected);
+        assert_eq!(visits[8..], [255, 255, 0, 0].repeat(RECORD_VISITS - 2));
     }
 
     #[test]
