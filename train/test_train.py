@@ -220,6 +220,21 @@ def v1_net(path, c=8, b=2, seed=5):
     return T.read_hnet(path)
 
 
+def marker_data_and_init(d):
+    """Marker datasets in `d` and a version 1 file of 1 x 8 to start from; the file's path."""
+    marker_dataset(os.path.join(d, "train.bin"), 9, 2000, 1)
+    marker_dataset(os.path.join(d, "test.bin"), 9, 400, 2)
+    init = os.path.join(d, "v1.hnet")
+    v1_net(init, c=8, b=1)
+    return init
+
+
+def last_curve_row(run_dir):
+    """The last row of a run's curve.csv, as floats."""
+    with open(os.path.join(run_dir, "curve.csv")) as f:
+        return [float(x) for x in f.read().split()[-1].split(",")]
+
+
 class Init(unittest.TestCase):
     def test_a_v1_file_loads_as_a_frozen_trunk(self):
         with tempfile.TemporaryDirectory() as d:
@@ -344,10 +359,7 @@ class Training(unittest.TestCase):
 
     def test_value_only_keeps_the_policy_and_resumes(self):
         with tempfile.TemporaryDirectory() as d:
-            marker_dataset(os.path.join(d, "train.bin"), 9, 2000, 1)
-            marker_dataset(os.path.join(d, "test.bin"), 9, 400, 2)
-            init = os.path.join(d, "v1.hnet")
-            v1_net(init, c=8, b=1)
+            init = marker_data_and_init(d)
             common = ["--data", d, "--value-only", "--init", init, "--value-channels", "8",
                       "--value-hidden", "16", "--batch", "64", "--samples", "6400",
                       "--warmup", "640", "--optimizer", "adamw", "--lr", "0.01", "--no-bf16",
@@ -361,10 +373,9 @@ class Training(unittest.TestCase):
             b = torch.load(two, weights_only=False)
             for k in a["model"]:
                 self.assertTrue(torch.equal(a["model"][k], b["model"][k]), k)
-            with open(os.path.join(d, "one", "curve.csv")) as f:
-                rows = [r.split(",") for r in f.read().split()[1:]]
-            self.assertLess(float(rows[-1][5]), 0.6)  # value loss, from ln 2 = 0.69
-            self.assertGreater(float(rows[-1][7]), 0.95)  # winner named
+            row = last_curve_row(os.path.join(d, "one"))
+            self.assertLess(row[5], 0.6)  # value loss, from ln 2 = 0.69
+            self.assertGreater(row[7], 0.95)  # winner named
             out = os.path.join(d, "v2.hnet")
             T.main(["--checkpoint", one, "--export", out])
             with open(init, "rb") as f, open(out, "rb") as g:
@@ -385,27 +396,22 @@ class Training(unittest.TestCase):
                         "--samples", "9600", "--warmup", "640", "--optimizer", "adamw",
                         "--no-bf16", "--threads", "1", "--eval-every", "9600", "--device", "cpu",
                         "--policy-target", target, "--checkpoint", run])
-                with open(os.path.join(d, target, "curve.csv")) as f:
-                    top1[target] = float(f.read().split()[-1].split(",")[3])
+                top1[target] = last_curve_row(os.path.join(d, target))[3]
             self.assertGreater(top1["visits"], 0.9)  # learnt from the visits alone
             self.assertLess(top1["move"], 0.2)  # the moves played say nothing of it
 
     def test_init_without_value_only_trains_the_trunk_further(self):
         with tempfile.TemporaryDirectory() as d:
-            marker_dataset(os.path.join(d, "train.bin"), 9, 2000, 1)
-            marker_dataset(os.path.join(d, "test.bin"), 9, 400, 2)
-            init = os.path.join(d, "v1.hnet")
-            v1_net(init, c=8, b=1)
+            init = marker_data_and_init(d)
             run = os.path.join(d, "run", "checkpoint.pt")
             T.main(["--data", d, "--init", init, "--value-channels", "8", "--value-hidden", "16",
                     "--batch", "64", "--samples", "9600", "--warmup", "640", "--optimizer",
                     "adamw", "--lr", "0.01", "--no-bf16", "--threads", "1", "--eval-every",
                     "4800", "--device", "cpu", "--checkpoint", run])
             self.assertTrue(torch.load(run, weights_only=False)["config"]["folded"])
-            with open(os.path.join(d, "run", "curve.csv")) as f:
-                rows = [r.split(",") for r in f.read().split()[1:]]
-            self.assertGreater(float(rows[-1][3]), 0.9)  # the marker, which v1_net's is not
-            self.assertGreater(float(rows[-1][7]), 0.95)  # the komi's winner
+            row = last_curve_row(os.path.join(d, "run"))
+            self.assertGreater(row[3], 0.9)  # the marker, which v1_net's is not
+            self.assertGreater(row[7], 0.95)  # the komi's winner
             out = os.path.join(d, "v2.hnet")
             T.main(["--checkpoint", run, "--export", out])
             with open(init, "rb") as f, open(out, "rb") as g:
