@@ -326,15 +326,16 @@ fn search_notes(game: &sgf::GameRecord) -> Vec<SearchNote> {
 }
 
 /// The most visited moves of an `HV` note (`N;pd:410 dd:88 ...`) as (point index, visits), the
-/// most visited first; passes (`tt`, whatever the size: self-play writes them so) and tokens
-/// that cannot be read are left out.
+/// most visited first; passes (`tt` up to 19x19, an empty point above) and tokens that cannot
+/// be read are left out.
 fn root_visits(note: &str, size: usize) -> [(u16, u16); RECORD_VISITS] {
     let listed = note.split_once(';').map_or("", |(_, moves)| moves);
     let mut moves: Vec<(u16, u16)> = listed
         .split_whitespace()
         .filter_map(|token| {
             let (vertex, visits) = token.split_once(':')?;
-            let vertex = Vertex::parse_sgf(vertex, size).filter(|_| vertex != "tt")?;
+            // A pass (`tt` up to 19x19, empty above) is no point of the board.
+            let vertex = Vertex::parse_sgf(vertex, size)?;
             let point = usize::from(vertex.row) * size + usize::from(vertex.col);
             let visits: u64 = visits.parse().ok()?;
             Some((point as u16, visits.min(u64::from(u16::MAX)) as u16))
@@ -828,6 +829,21 @@ mod tests {
 
     /// Self-play shards: 9x9 games (the first game's size), another size and a line that is
     /// not SGF skipped, a pass kept, each game's result and komi, the files of 9x9 records.
+    #[test]
+    fn root_visits_read_the_points_the_most_first() {
+        let kept = root_visits("9;aa:1 tt:6 :2", 21);
+        // T2 of 21x21 (SGF tt: column 19, row 21 - 1 - 19 = 1), then A21; the pass left out.
+        assert_eq!(kept[..3], [(21 + 19, 6), (20 * 21, 1), (NO_VISIT_POINT, 0)]);
+        assert_eq!(
+            root_visits("4;tt:4", 19),
+            [(NO_VISIT_POINT, 0); RECORD_VISITS]
+        );
+        assert_eq!(
+            root_visits("no moves", 9),
+            [(NO_VISIT_POINT, 0); RECORD_VISITS]
+        );
+    }
+
     #[test]
     fn self_play_shards_make_a_dataset_of_their_size() {
         let root = std::env::temp_dir().join(format!("hoshi-selfplay-{}", std::process::id()));

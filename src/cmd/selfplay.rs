@@ -12,7 +12,7 @@
 //! among the good candidates by their playouts, so that games differ, and that a share of
 //! the games never resigns, so that the training sees how resigned positions really end
 //! (Leela Zero and KataGo do both). Each move carries the search's visits of the root moves
-//! (`HV`: `N;pd:410 dd:88 ...`, N the visits in all, `tt` a pass) and its win rate for the
+//! (`HV`: `N;pd:410 dd:88 ...`, N the visits in all, `tt` a pass, `:5` on boards over 19x19) and its win rate for the
 //! player to move (`HW`); the root carries the shard, game and seed (`HS`).
 
 use crate::coord::{Geometry, Move};
@@ -199,7 +199,6 @@ fn play_game(args: &SelfplayArgs, base: &Settings, game: u32) -> String {
 
 /// The `HV` and `HW` properties of a move from its search.
 fn search_notes(result: &SearchResult, geometry: Geometry) -> Vec<(String, String)> {
-    let size = geometry.size();
     let total: u64 = result.candidates.iter().map(|c| u64::from(c.visits)).sum();
     let mut visits = format!("{total};");
     for (i, c) in result
@@ -211,16 +210,23 @@ fn search_notes(result: &SearchResult, geometry: Geometry) -> Vec<(String, Strin
         if i > 0 {
             visits.push(' ');
         }
-        let point = match c.mv {
-            Move::Pass => "tt".to_string(),
-            Move::Play(p) => geometry.vertex(p).to_sgf(size),
-        };
-        visits.push_str(&format!("{point}:{}", c.visits));
+        visits.push_str(&format!("{}:{}", sgf_move(c.mv, geometry), c.visits));
     }
     vec![
         ("HV".into(), visits),
         ("HW".into(), format!("{:.4}", result.winrate)),
     ]
+}
+
+/// A move as SGF writes it: a pass `tt` where that is no point (up to 19x19), empty on the
+/// larger boards.
+fn sgf_move(mv: Move, geometry: Geometry) -> String {
+    let size = geometry.size();
+    match mv {
+        Move::Pass if size <= 19 => "tt".to_string(),
+        Move::Pass => String::new(),
+        Move::Play(p) => geometry.vertex(p).to_sgf(size),
+    }
 }
 
 /// The `RE` of a game's line, for the log.
@@ -229,4 +235,25 @@ fn result_of(line: &str) -> &str {
         .nth(1)
         .and_then(|rest| rest.split(']').next())
         .unwrap_or("?")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coord::Vertex;
+
+    #[test]
+    fn a_pass_is_tt_only_where_tt_is_no_point() {
+        let move_on = |size: usize, mv: Option<Vertex>| {
+            let geometry = Geometry::new(size).expect("a size");
+            sgf_move(
+                mv.map_or(Move::Pass, |v| Move::Play(geometry.point(v))),
+                geometry,
+            )
+        };
+        assert_eq!(move_on(19, None), "tt");
+        assert_eq!(move_on(21, None), "");
+        assert_eq!(move_on(21, Some(Vertex::new(19, 21 - 1 - 19))), "tt");
+        assert_eq!(move_on(9, Some(Vertex::new(2, 2))), "cg");
+    }
 }
