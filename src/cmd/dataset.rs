@@ -827,8 +827,6 @@ mod tests {
         assert_eq!((tally.cut_short, tally.implied_passes), (2, 1));
     }
 
-    /// Self-play shards: 9x9 games (the first game's size), another size and a line that is
-    /// not SGF skipped, a pass kept, each game's result and komi, the files of 9x9 records.
     #[test]
     fn root_visits_read_the_points_the_most_first() {
         let kept = root_visits("9;aa:1 tt:6 :2", 21);
@@ -844,6 +842,8 @@ mod tests {
         );
     }
 
+    /// Self-play shards: 9x9 games (the first game's size), another size and a line that is
+    /// not SGF skipped, a pass kept, each game's result and komi, the files of 9x9 records.
     #[test]
     fn self_play_shards_make_a_dataset_of_their_size() {
         let root = std::env::temp_dir().join(format!("hoshi-selfplay-{}", std::process::id()));

@@ -12,8 +12,9 @@
 //! among the good candidates by their playouts, so that games differ, and that a share of
 //! the games never resigns, so that the training sees how resigned positions really end
 //! (Leela Zero and KataGo do both). Each move carries the search's visits of the root moves
-//! (`HV`: `N;pd:410 dd:88 ...`, N the visits in all, `tt` a pass, `:5` on boards over 19x19) and its win rate for the
-//! player to move (`HW`); the root carries the shard, game and seed (`HS`).
+//! (`HV`: `N;pd:410 dd:88 ...`, N the visits in all, `tt` a pass, or an empty point over
+//! 19x19) and its win rate for the player to move (`HW`); the root carries the shard, game
+//! and seed (`HS`).
 
 use crate::coord::{Geometry, Move};
 use crate::engine::{Engine, Settings};
