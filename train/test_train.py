@@ -236,6 +236,15 @@ def last_curve_row(run_dir):
 
 
 class Init(unittest.TestCase):
+    def test_an_older_value_only_checkpoint_resumes_with_its_init(self):
+        stored = {k: v for k, v in T.CONFIG_DEFAULTS.items() if k != "folded"}
+        stored.update(value_only=True, lr=2e-3)
+        args = T.argparse.Namespace(**{k: None for k in T.CONFIG_DEFAULTS})
+        args.folded = args.value_only = True  # what --value-only --init sets
+        self.assertTrue(T.resolve_config(args, stored)["folded"])
+        args.folded, args.value_only = True, None  # --init alone against that run
+        self.assertTrue(T.resolve_config(args, stored)["value_only"])
+
     def test_a_v1_file_loads_as_a_frozen_trunk(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "v1.hnet")

@@ -148,8 +148,8 @@ def value_training_targets(records, search_weight):
     """The value's training targets and where they are known: the game's result, or where the
     record has the search's win rate, (1 - w) x result + w x win rate. The search's estimate is
     far less noisy than one game's result (at 800 playouts it names the winner of hoshi's
-    self-play 76% of the time), and a mix of the two is what A0-style trainers found to learn
-    best from few games; measuring always uses the result alone."""
+    self-play 76% of the time), and half of each learnt best of the mixes tried
+    (docs/policy-net.md); measuring always uses the result alone."""
     won, known = value_targets(records)
     if search_weight <= 0:
         return won, known
@@ -589,7 +589,8 @@ LEGACY = {"value_channels": 0, "value_only": False, "folded": False}
 def resolve_config(args, stored):
     config = dict(CONFIG_DEFAULTS)
     if stored:
-        stored = {**LEGACY, **stored}
+        # a value-only run's trunk was always the folded one of its --init
+        stored = {**LEGACY, "folded": stored.get("value_only", False), **stored}
         config.update(stored)
     for key in CONFIG_DEFAULTS:
         value = getattr(args, key)
