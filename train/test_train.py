@@ -428,6 +428,30 @@ class Training(unittest.TestCase):
             self.assertNotEqual(v2[36:36 + len(v1) - 24], v1[24:])  # the trunk has learnt
             self.assertEqual(os.path.getsize(out), T.hnet_size(8, 1, 8, 16))
 
+    def test_the_trunk_rate_scale(self):
+        config = dict(T.CONFIG_DEFAULTS, channels=8, blocks=1, value_channels=4, value_hidden=6,
+                      folded=True, trunk_lr_scale=0.25, optimizer="adamw", lr=1e-3)
+        model = T.make_model(config)
+        scale = {id(p): g["scale"] for g in T.make_optimizer(model, config).param_groups
+                 for p in g["params"]}
+        for name, p in model.named_parameters():
+            self.assertEqual(scale[id(p)], 1.0 if name.startswith("value.") else 0.25, name)
+        with tempfile.TemporaryDirectory() as d:
+            # at a scale of 0 the trunk and policy stay the init's, bit for bit, while the value
+            # head learns the komi's winner
+            init = marker_data_and_init(d)
+            run = os.path.join(d, "run", "checkpoint.pt")
+            T.main(["--data", d, "--init", init, "--value-channels", "8", "--value-hidden", "16",
+                    "--batch", "64", "--samples", "9600", "--warmup", "640", "--optimizer",
+                    "adamw", "--lr", "0.01", "--no-bf16", "--threads", "1", "--eval-every",
+                    "4800", "--device", "cpu", "--trunk-lr-scale", "0", "--checkpoint", run])
+            self.assertGreater(last_curve_row(os.path.join(d, "run"))[7], 0.95)
+            out = os.path.join(d, "v2.hnet")
+            T.main(["--checkpoint", run, "--export", out])
+            with open(init, "rb") as f, open(out, "rb") as g:
+                v1, v2 = f.read(), g.read()
+            self.assertEqual(v2[36:36 + len(v1) - 24], v1[24:])
+
     def test_an_old_curve_gains_the_value_columns(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "curve.csv")

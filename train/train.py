@@ -577,13 +577,14 @@ CONFIG_DEFAULTS = {
     "policy_target": "move",  # or "visits": the search's visit shares where a record has them
     "value_only": False,  # the trunk and policy of --init frozen, only the value head trains
     "folded": False,  # the trunk without batch norm, as a `.hnet` file holds it (set by --init)
+    "trunk_lr_scale": 1.0,  # the trunk's and policy head's rate, as a share of the value head's
 }
 LR_DEFAULTS = {"sgd": 0.1, "adamw": 2e-3}
 ARCHITECTURE = ("channels", "blocks", "optimizer", "value_channels", "value_hidden", "value_only",
-                "folded")
+                "folded", "trunk_lr_scale")
 # what the checkpoints written before the value head (or --init without --value-only) existed
 # stand for
-LEGACY = {"value_channels": 0, "value_only": False, "folded": False}
+LEGACY = {"value_channels": 0, "value_only": False, "folded": False, "trunk_lr_scale": 1.0}
 
 
 def resolve_config(args, stored):
@@ -634,12 +635,23 @@ def make_model(config):
 
 
 def make_optimizer(model, config):
-    decay, no_decay = [], []
-    for p in model.parameters():
-        if p.requires_grad:  # frozen parameters get no momentum and no decay either
-            (decay if p.dim() > 1 else no_decay).append(p)  # no decay on BN and biases
-    groups = [{"params": decay, "weight_decay": config["weight_decay"]},
-              {"params": no_decay, "weight_decay": 0.0}]
+    """Parameter groups by weight decay (none on batch norm and biases) and, with a
+    trunk_lr_scale other than 1, by rate: the value head at the schedule's rate, the rest at
+    that share of it, so that a trained policy is not shaken while a new value head learns
+    (each group's "scale" multiplies the schedule's rate)."""
+    split = config["trunk_lr_scale"] != 1.0
+    groups = {}
+    for name, p in model.named_parameters():
+        if not p.requires_grad:  # frozen parameters get no momentum and no decay either
+            continue
+        scale = 1.0 if not split or name.startswith("value.") else config["trunk_lr_scale"]
+        decayed = p.dim() > 1  # no decay on BN and biases
+        group = groups.setdefault((scale, decayed), {
+            "params": [], "scale": scale,
+            "weight_decay": config["weight_decay"] if decayed else 0.0})
+        group["params"].append(p)
+    # the order of a run without the split is that of the checkpoints written before it
+    groups = [groups[key] for key in sorted(groups, key=lambda k: (-k[0], not k[1]))]
     if config["optimizer"] == "sgd":
         return torch.optim.SGD(groups, lr=config["lr"], momentum=0.9, nesterov=True)
     if config["optimizer"] == "adamw":
@@ -895,7 +907,7 @@ def train(args):
     while progress["samples"] < total and not stop.requested and not sitting_over():
         lr = learning_rate(config, progress["samples"])
         for group in optimizer.param_groups:
-            group["lr"] = lr
+            group["lr"] = lr * group.get("scale", 1.0)
         index = np.sort(rng.integers(0, train_set.count, batch))
         records = train_set.read(index)
         which = rng.integers(0, 8, batch)
@@ -1191,6 +1203,10 @@ def main(argv=None):
                    default=None,
                    help="what the policy learns: the move played (default) or, where a record "
                         "has them (self-play, dataset version 3), the search's visit shares")
+    g.add_argument("--trunk-lr-scale", dest="trunk_lr_scale", type=float, default=None,
+                   help="the rate of everything but the value head, as a share of the value "
+                        "head's (default 1; 0.2 with --init keeps a trained policy steady while "
+                        "the new value head learns)")
     g.add_argument("--value-only", dest="value_only", action="store_true", default=None,
                    help="train only the value head, on the frozen trunk and policy head of --init")
     g.add_argument("--init", metavar="NET.hnet", default=None,
