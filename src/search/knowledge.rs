@@ -80,6 +80,13 @@ pub trait PriorSource: Send {
     fn policy(&self) -> Option<&[f32]> {
         None
     }
+
+    /// Virtual games for the position itself behind the last [`PriorSource::add_priors`],
+    /// its `wins` for the side to move: a source that judges the position as well as its
+    /// moves (a network's value) gives the node a prior on its own win rate. None by default.
+    fn position_prior(&self) -> Prior {
+        Prior::default()
+    }
 }
 
 /// A leaf of the tree, handed to a [`LeafEvaluator`].
@@ -309,6 +316,8 @@ pub struct NetworkPrior {
     timing: Timing,
     weights: NetPrior,
     probabilities: Vec<f32>,
+    /// The side to move's chances in the last position, when the network has a value head.
+    value: Option<f32>,
 }
 
 impl NetworkPrior {
@@ -318,6 +327,7 @@ impl NetworkPrior {
             timing,
             weights,
             probabilities: Vec::new(),
+            value: None,
         }
     }
 }
@@ -334,8 +344,10 @@ impl PriorSource for NetworkPrior {
         let (komi, mut value) = ([position.komi], [0.0]);
         let (color, recent) = (position.to_move, position.recent);
         let probabilities = &mut self.probabilities;
-        self.evaluator
-            .evaluate_at(board, color, recent, &komi, probabilities, &mut value);
+        let has_value =
+            self.evaluator
+                .evaluate_at(board, color, recent, &komi, probabilities, &mut value);
+        self.value = has_value.then_some(value[0]);
         for (&mv, prior) in moves.iter().zip(priors) {
             if let Move::Play(p) = mv {
                 let probability = f64::from(self.probabilities[features::point_index(board, p)]);
@@ -350,6 +362,17 @@ impl PriorSource for NetworkPrior {
 
     fn policy(&self) -> Option<&[f32]> {
         Some(&self.probabilities)
+    }
+
+    fn position_prior(&self) -> Prior {
+        let games = self.weights.value_games;
+        match self.value {
+            Some(value) if games > 0.0 => Prior {
+                wins: games * f64::from(value),
+                games,
+            },
+            _ => Prior::default(),
+        }
     }
 }
 
@@ -465,6 +488,53 @@ impl LeafEvaluator for Mix {
             black_search: mix(network.black_search, played.black_search),
             black_real: mix(network.black_real, played.black_real),
             black_margin: played.black_margin,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::Evaluator;
+
+    #[test]
+    fn the_network_prior_judges_the_position_by_its_value_only_when_asked() {
+        let net = SharedNet::embedded();
+        let mut board = Board::new(9).expect("a board size");
+        let play = |board: &mut Board, color, vertex: &str| {
+            let p = board.geometry().parse_point(vertex).expect("a vertex");
+            board.place(color, p);
+        };
+        play(&mut board, Color::Black, "E5");
+        play(&mut board, Color::White, "C3");
+        let recent = [Move::Pass; 0];
+        let position = Position {
+            board: &board,
+            to_move: Color::Black,
+            recent: &recent,
+            komi: 7.5,
+        };
+        let moves: Vec<Move> = board
+            .empty_points()
+            .iter()
+            .map(|&p| Move::Play(p))
+            .collect();
+        let mut expected = vec![0.0; 81];
+        let value = Evaluator::new(&net, 9)
+            .evaluate(&board, Color::Black, &recent, 7.5, &mut expected)
+            .expect("the embedded network has a value head");
+        for games in [0.0, 12.0] {
+            let weights = NetPrior {
+                value_games: games,
+                ..NetPrior::default()
+            };
+            let evaluator = Evaluator::new(&net, 9);
+            let mut source = NetworkPrior::new(evaluator, Timing::After(64), weights);
+            let mut priors = vec![Prior::default(); moves.len()];
+            source.add_priors(&position, &moves, &mut priors);
+            let judged = source.position_prior();
+            assert_eq!(judged.games, games);
+            assert!((judged.wins - games * f64::from(value)).abs() < 1e-9);
         }
     }
 }

@@ -284,6 +284,12 @@ pub struct NetPrior {
     /// gets at most 8 of [`NetPrior::games`]' virtual wins, noise beside the hand-made
     /// priors, and leaving it out spares the tree's counts an add per child.
     pub floor: f64,
+    /// Virtual games the network's value gives the node it evaluates, on the node's own win
+    /// rate (AlphaGo's value at the nodes the search has come back to, counted as this many
+    /// playouts): the value comes with the policy from the same forward pass, so it costs
+    /// nothing, where judging every leaf by it ([`NetValue::mix`]) costs an evaluation a
+    /// leaf. 0 (the default) leaves it out; a network without a value head gives none.
+    pub value_games: f64,
 }
 
 /// The network's value as the leaf evaluator (when the network has a value head): a leaf's
@@ -347,6 +353,7 @@ impl Default for NetPrior {
             after: 64,
             min_size: 9,
             floor: 0.001,
+            value_games: 0.0,
         }
     }
 }
@@ -658,6 +665,7 @@ table! {
     "net_after" => net.after in 0..=u32::MAX;
     "net_min_size" => net.min_size in 2..=usize::MAX;
     "net_floor" => net.floor in SHARE;
+    "net_value_games" => net.value_games in AT_LEAST_0;
     "value_mix" => value.mix in SHARE;
     "net_cache" => value.cache in 1..=usize::MAX;
     "puct" => puct.enabled in false..=true;

@@ -258,8 +258,9 @@ pub(super) fn with_priors(
 }
 
 /// Asks the late prior sources about the children of node `index` (the position
-/// `position`), and adds what they say to the children when `apply`. Returns whether any
-/// source was asked.
+/// `position`), and adds what they say to the children when `apply`, and what they say of
+/// the position itself to the node (not to the root, whose own win rate steers nothing).
+/// Returns whether any source was asked.
 pub(super) fn late_priors(
     position: &Position<'_>,
     tree: &Tree,
@@ -270,10 +271,14 @@ pub(super) fn late_priors(
     let children = tree.node(index).children();
     let moves: Vec<Move> = children.clone().map(|c| tree.node(c).mv()).collect();
     let mut priors = vec![Prior::default(); moves.len()];
+    let mut itself = Prior::default();
     let mut asked = false;
     for source in &mut knowledge.priors {
         if matches!(source.timing(), Timing::After(_)) {
             source.add_priors(position, &moves, &mut priors);
+            let judged = source.position_prior();
+            itself.wins += judged.wins;
+            itself.games += judged.games;
             asked = true;
         }
     }
@@ -282,6 +287,11 @@ pub(super) fn late_priors(
             if prior.games > 0.0 {
                 tree.node(child).add_prior(prior.wins, prior.games);
             }
+        }
+        // A node's statistics are its mover's, the side that is not to move in `position`.
+        if index != ROOT && itself.games > 0.0 {
+            let node = tree.node(index);
+            node.add_prior(itself.games - itself.wins, itself.games);
         }
     }
     asked

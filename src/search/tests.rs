@@ -303,6 +303,85 @@ fn a_late_source_speaks_once_at_the_root_and_a_kept_tree_keeps_its_priors() {
     );
 }
 
+/// A late source that judges positions, not moves: lost for the side to move when Black
+/// has a stone on C3, won otherwise.
+struct C3Judge {
+    games: f64,
+    lost: bool,
+}
+
+impl PriorSource for C3Judge {
+    fn timing(&self) -> Timing {
+        Timing::After(16)
+    }
+
+    fn add_priors(&mut self, position: &Position<'_>, _: &[Move], _: &mut [Prior]) {
+        let board = position.board;
+        let c3 = board.geometry().parse_point("C3").expect("C3");
+        self.lost = board.color_at(c3) == Some(Color::Black);
+    }
+
+    fn position_prior(&self) -> Prior {
+        let wins = if self.lost { 0.0 } else { self.games };
+        Prior {
+            wins,
+            games: self.games,
+        }
+    }
+}
+
+struct Judged(f64);
+
+impl Knowledge for Judged {
+    fn for_thread(&self, _size: usize, _seed: u64) -> ThreadKnowledge {
+        ThreadKnowledge {
+            priors: vec![Box::new(C3Judge {
+                games: self.0,
+                lost: false,
+            })],
+            leaf: Box::new(Rule(|_| even_komi(0.5))),
+        }
+    }
+}
+
+#[test]
+fn a_late_sources_judgement_of_a_position_is_its_nodes_prior() {
+    let game = game(5);
+    let c3 = Move::Play(point(&game, "C3"));
+    let mut search = Search::new(SearchConfig::default(), 7);
+    search.set_knowledge(Arc::new(Judged(200.0)));
+    let budget = Budget {
+        playouts: Some(3_000),
+        time: None,
+    };
+    let result = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
+    assert_eq!(
+        result.best, c3,
+        "the judge's 200 games outweigh the even playouts"
+    );
+    // Two passes end a few lines deep in the tree, counted on the board: not quite 0.5.
+    let shown = find(&result, c3).winrate;
+    assert!(
+        (shown - 0.5).abs() < 0.05,
+        "the report leaves them out: {shown}"
+    );
+    let tree = search.tree.as_ref().expect("a kept tree");
+    let node = tree
+        .child_with_move(super::tree::ROOT, c3)
+        .expect("a root move");
+    let stats = tree.node(node).stats();
+    assert_eq!(
+        (stats.prior_visits, stats.prior_wins),
+        (200, 200.0),
+        "Black, who played C3, wins the games White to move loses"
+    );
+    let root = tree.node(super::tree::ROOT).stats();
+    assert_eq!(
+        root.prior_visits, 0,
+        "the root's own win rate steers nothing"
+    );
+}
+
 /// A policy without virtual games: `share` for one point, the rest spread evenly over the
 /// other moves.
 struct Policy {
