@@ -229,6 +229,17 @@ def marker_data_and_init(d):
     return init
 
 
+def train_from_init(d, init, *flags):
+    """Trains the whole network of `init` further on the marker data of `d`, with a new value
+    head of 8 x 16, in `d`/run; the checkpoint's path."""
+    run = os.path.join(d, "run", "checkpoint.pt")
+    T.main(["--data", d, "--init", init, "--value-channels", "8", "--value-hidden", "16",
+            "--batch", "64", "--samples", "9600", "--warmup", "640", "--optimizer", "adamw",
+            "--lr", "0.01", "--no-bf16", "--threads", "1", "--eval-every", "4800", "--device",
+            "cpu", "--checkpoint", run, *flags])
+    return run
+
+
 def last_curve_row(run_dir):
     """The last row of a run's curve.csv, as floats."""
     with open(os.path.join(run_dir, "curve.csv")) as f:
@@ -412,11 +423,7 @@ class Training(unittest.TestCase):
     def test_init_without_value_only_trains_the_trunk_further(self):
         with tempfile.TemporaryDirectory() as d:
             init = marker_data_and_init(d)
-            run = os.path.join(d, "run", "checkpoint.pt")
-            T.main(["--data", d, "--init", init, "--value-channels", "8", "--value-hidden", "16",
-                    "--batch", "64", "--samples", "9600", "--warmup", "640", "--optimizer",
-                    "adamw", "--lr", "0.01", "--no-bf16", "--threads", "1", "--eval-every",
-                    "4800", "--device", "cpu", "--checkpoint", run])
+            run = train_from_init(d, init)
             self.assertTrue(torch.load(run, weights_only=False)["config"]["folded"])
             row = last_curve_row(os.path.join(d, "run"))
             self.assertGreater(row[3], 0.9)  # the marker, which v1_net's is not
@@ -440,11 +447,7 @@ class Training(unittest.TestCase):
             # at a scale of 0 the trunk and policy stay the init's, bit for bit, while the value
             # head learns the komi's winner
             init = marker_data_and_init(d)
-            run = os.path.join(d, "run", "checkpoint.pt")
-            T.main(["--data", d, "--init", init, "--value-channels", "8", "--value-hidden", "16",
-                    "--batch", "64", "--samples", "9600", "--warmup", "640", "--optimizer",
-                    "adamw", "--lr", "0.01", "--no-bf16", "--threads", "1", "--eval-every",
-                    "4800", "--device", "cpu", "--trunk-lr-scale", "0", "--checkpoint", run])
+            run = train_from_init(d, init, "--trunk-lr-scale", "0")
             self.assertGreater(last_curve_row(os.path.join(d, "run"))[7], 0.95)
             out = os.path.join(d, "v2.hnet")
             T.main(["--checkpoint", run, "--export", out])
