@@ -519,9 +519,9 @@ mod tests {
             .iter()
             .map(|&p| Move::Play(p))
             .collect();
-        let mut expected = vec![0.0; 81];
+        let mut policy = vec![0.0; 81];
         let value = Evaluator::new(&net, 9)
-            .evaluate(&board, Color::Black, &recent, 7.5, &mut expected)
+            .evaluate(&board, Color::Black, &recent, 7.5, &mut policy)
             .expect("the embedded network has a value head");
         for games in [0.0, 12.0] {
             let weights = NetPrior {

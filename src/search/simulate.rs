@@ -290,8 +290,8 @@ pub(super) fn late_priors(
         }
         // A node's statistics are its mover's, the side that is not to move in `position`.
         if index != ROOT && itself.games > 0.0 {
-            let node = tree.node(index);
-            node.add_prior(itself.games - itself.wins, itself.games);
+            tree.node(index)
+                .add_prior(itself.games - itself.wins, itself.games);
         }
     }
     asked
