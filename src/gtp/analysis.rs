@@ -104,24 +104,11 @@ fn stream(
     out: &mut dyn Write,
     signals: &Signals,
 ) -> io::Result<()> {
-    let mut failure = None;
-    let mut next_line = request.interval;
+    let mut pacer = Pacer::new(request);
     let searched = engine.think(request.color, &mut |progress| {
-        if signals.input_waiting() {
-            return false;
-        }
-        if progress.elapsed() >= next_line {
-            next_line = progress.elapsed() + request.interval.max(MIN_INTERVAL);
-            if let Err(why) = write_line(out, request, progress) {
-                failure = Some(why);
-                return false;
-            }
-        }
-        true
+        !signals.input_waiting() && pacer.write_due(out, request, progress)
     });
-    if let Some(why) = failure {
-        return Err(why);
-    }
+    pacer.finish()?;
     if searched.is_none() {
         log::warn!("analysis asked of a player that does not search");
         wait_for_input(signals);
@@ -131,6 +118,43 @@ fn stream(
 
 /// Lines are never closer than this, whatever the interval asked (0 included).
 const MIN_INTERVAL: Duration = Duration::from_millis(10);
+
+/// Writes a line of the stream each time the request's interval has passed, and keeps the
+/// first failure to write (the controller has gone), after which it writes no more.
+struct Pacer {
+    next_line: Duration,
+    failure: Option<io::Error>,
+}
+
+impl Pacer {
+    fn new(request: &Request) -> Pacer {
+        Pacer {
+            next_line: request.interval,
+            failure: None,
+        }
+    }
+
+    /// Writes a line if one is due; false once a write has failed.
+    fn write_due(
+        &mut self,
+        out: &mut dyn Write,
+        request: &Request,
+        progress: &Progress<'_>,
+    ) -> bool {
+        if self.failure.is_none() && progress.elapsed() >= self.next_line {
+            self.next_line = progress.elapsed() + request.interval.max(MIN_INTERVAL);
+            if let Err(why) = write_line(out, request, progress) {
+                self.failure = Some(why);
+            }
+        }
+        self.failure.is_none()
+    }
+
+    /// The failure to write, if there was one.
+    fn finish(self) -> io::Result<()> {
+        self.failure.map_or(Ok(()), Err)
+    }
+}
 
 /// A player without a search has nothing to say: the stream stays empty until input comes.
 fn wait_for_input(signals: &Signals) {
@@ -147,21 +171,15 @@ fn genmove(
     out: &mut dyn Write,
     signals: &Signals,
 ) -> io::Result<()> {
-    let mut failure = None;
-    let mut next_line = request.interval;
+    let mut pacer = Pacer::new(request);
     let streaming = !request.interval.is_zero();
     let choice = engine.genmove_watched(request.color, Mode::Play, &mut |progress| {
-        if streaming && failure.is_none() && progress.elapsed() >= next_line {
-            next_line = progress.elapsed() + request.interval.max(MIN_INTERVAL);
-            if let Err(why) = write_line(out, request, progress) {
-                failure = Some(why);
-            }
+        if streaming {
+            pacer.write_due(out, request, progress);
         }
         !signals.interrupted()
     });
-    if let Some(why) = failure {
-        return Err(why);
-    }
+    pacer.finish()?;
     let played = match choice {
         Choice::Resign => "resign".to_string(),
         Choice::Move(mv) => engine.game().board().geometry().move_name(mv),
