@@ -270,6 +270,8 @@ pub struct Search {
     root_knowledge: Option<(usize, ThreadKnowledge)>,
     /// Points added to the komi in the tree's count ([`Search::set_komi_shift`]).
     komi_shift: f64,
+    /// The root moves the searches may choose, when not all ([`Search::set_root_moves`]).
+    root_moves: Option<Vec<Move>>,
 }
 
 impl Search {
@@ -284,6 +286,7 @@ impl Search {
             forbidden: Forbidden::default(),
             root_knowledge: None,
             komi_shift: 0.0,
+            root_moves: None,
         }
     }
 
@@ -307,6 +310,15 @@ impl Search {
     /// The komi shift of the next searches.
     pub fn komi_shift(&self) -> f64 {
         self.komi_shift
+    }
+
+    /// Limits the root of the next searches to `moves` (with the pass, always), or lifts
+    /// the limit with `None`: the moves a weaker player sees (the levels below expert draw
+    /// them, as KaTrain's rank strategy shows its network only some of the legal moves).
+    /// The others stay in the tree, banned from selection and left out of the result, so
+    /// a kept tree loses nothing.
+    pub fn set_root_moves(&mut self, moves: Option<Vec<Move>>) {
+        self.root_moves = moves;
     }
 
     /// Keeps the playouts (not the tree) off the given points: the dead-stone judge's
@@ -394,6 +406,9 @@ impl Search {
         }
         if let Some((_, root_knowledge)) = &mut self.root_knowledge {
             root.prepare(&tree, game, root_knowledge);
+        }
+        if let Some(moves) = &self.root_moves {
+            root.limit_to(&tree, moves);
         }
         let scores = RootScores::new(&tree);
 

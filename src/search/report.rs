@@ -46,7 +46,7 @@ pub(super) fn summarize(report: Report<'_>, playouts: u64, elapsed: Duration) ->
     }
 }
 
-/// The root moves legal under the full rules, most simulated first.
+/// The root moves legal under the full rules and not banned, most simulated first.
 pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
     let Report {
         tree,
@@ -66,7 +66,7 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
     let children: Vec<u32> = tree
         .node(ROOT)
         .children()
-        .filter(|&c| game.is_legal(color, tree.node(c).mv()))
+        .filter(|&c| !tree.node(c).is_banned() && game.is_legal(color, tree.node(c).mv()))
         .collect();
     let prior_total: f64 = children
         .iter()
@@ -131,11 +131,19 @@ pub(super) fn tally_so_far(root: &Root) -> (Vec<f32>, f64) {
     (total.ownership(), total.score_lead())
 }
 
-/// The most simulated line from the root, at most `length` moves.
+/// The most simulated line from the root through a move not banned, at most `length` moves.
 fn principal_variation(tree: &Tree, length: usize) -> Vec<Move> {
-    let mut pv = line_from(tree, ROOT, length);
-    pv.remove(0);
-    pv
+    let first = tree
+        .node(ROOT)
+        .children()
+        .filter(|&c| !tree.node(c).is_banned())
+        .max_by_key(|&c| tree.node(c).stats().playouts());
+    match first {
+        Some(c) if length > 0 && tree.node(c).stats().playouts() > 0 => {
+            line_from(tree, c, length - 1)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The move of node `start` followed by the most simulated line below it, at most

@@ -88,6 +88,18 @@ impl Root {
             .flatten();
     }
 
+    /// Bans every root child whose move is not among `moves` (a pass never is): the
+    /// search then neither selects nor reports them.
+    pub fn limit_to(&mut self, tree: &Tree, moves: &[Move]) {
+        for child in tree.node(ROOT).children() {
+            let mv = tree.node(child).mv();
+            if mv != Move::Pass && !moves.contains(&mv) {
+                tree.node(child).ban();
+                self.bans = true;
+            }
+        }
+    }
+
     /// Gives the root its children: every move legal under the full rules (superko
     /// included) that does not fill one of the player's own eyes, and pass. Returns whether
     /// some of them are banned.

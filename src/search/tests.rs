@@ -475,3 +475,37 @@ fn puct_tries_the_policys_move_first_and_leaves_it_when_the_evaluator_disagrees(
     let share = f64::from(find(&agreed, Move::Play(c3)).visits) / agreed.playouts as f64;
     assert!(share > 0.9, "{share} of {} simulations", agreed.playouts);
 }
+
+#[test]
+fn a_root_limited_to_some_moves_chooses_and_reports_only_those() {
+    let game = game(5);
+    let seen: Vec<Move> = ["B2", "D4"]
+        .iter()
+        .map(|v| Move::Play(point(&game, v)))
+        .collect();
+    let config = SearchConfig {
+        threads: 1,
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, 7);
+    search.set_knowledge(Arc::new(fake(c3_wins)));
+    let budget = Budget {
+        playouts: Some(2_000),
+        time: None,
+    };
+    // C3 is the move the evaluator rewards, and it is not seen.
+    search.set_root_moves(Some(seen.clone()));
+    let limited = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
+    let reported: Vec<Move> = limited.candidates.iter().map(|c| c.mv).collect();
+    assert_eq!(reported.len(), 3, "{reported:?}");
+    assert!(reported
+        .iter()
+        .all(|mv| seen.contains(mv) || *mv == Move::Pass));
+    assert!(seen.contains(&limited.best), "{:?}", limited.best);
+    assert_eq!(limited.pv.first(), Some(&limited.best));
+    // The same tree, searched again without the limit, finds C3.
+    search.set_root_moves(None);
+    let free = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
+    assert_eq!(free.best, Move::Play(point(&game, "C3")));
+    assert_eq!(free.candidates.len(), 25 + 1);
+}
