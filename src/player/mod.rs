@@ -11,7 +11,9 @@ pub mod dynkomi;
 pub mod judge;
 pub mod mcts;
 pub mod random;
+pub mod rank;
 pub mod size_class;
+pub mod strength;
 
 use crate::coord::{Color, Move};
 use crate::game::Game;

@@ -1,0 +1,319 @@
+//! What the player does at each rank: the rungs of each board's ladder
+//! ([`super::size_class::SizeClass::rungs`]) and the settings of a rank between them, and
+//! the moves a player of limited sight sees ([`seen_moves`]).
+//!
+//! A rank is weakened the ways people are weak, not by noise alone. Fewer playouts read
+//! less; a temperature draws among the moves the search liked instead of taking the best;
+//! and below 10 kyu the player does not see every move: each turn it looks at a random
+//! share of the legal moves (its *sight*), as KaTrain's rank strategy shows its network M of
+//! N legal moves, and so misses a cut, a ladder breaker or the biggest point the way a weak
+//! player does. It still sees what nobody misses: an atari of one of its own big chains
+//! (the moves that save it) and a big enemy chain in atari (the capture), and it does not
+//! look at first-line points far from every stone, so that a weak rank never fills its
+//! own eyes (no rank's search does) nor crawls on the edge for no reason.
+
+use super::rank::Rank;
+use crate::board::Board;
+use crate::coord::{Color, Move, Point};
+use crate::game::Game;
+use rand::Rng;
+
+/// One calibrated strength on a board's ladder.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rung {
+    pub rank: Rank,
+    /// Playouts a move; `None` for the strongest rung, which thinks for its size class's
+    /// expert time with every thread.
+    pub playouts: Option<u64>,
+    /// Whether the search's priors take the policy network's advice.
+    pub network: bool,
+    /// Above 0, the move is drawn among the search's candidates with probability
+    /// proportional to playouts^(1/temperature) rather than the most simulated taken.
+    pub temperature: f64,
+    /// The share of the legal moves the player sees each turn (1: all), see
+    /// [`seen_moves`].
+    pub sight: f64,
+}
+
+impl Rung {
+    /// A rung that searches a number of playouts.
+    pub const fn counted(
+        rank: Rank,
+        playouts: u64,
+        network: bool,
+        temperature: f64,
+        sight: f64,
+    ) -> Rung {
+        Rung {
+            rank,
+            playouts: Some(playouts),
+            network,
+            temperature,
+            sight,
+        }
+    }
+
+    /// The strongest rung: the whole time, every thread, the network, the best move.
+    pub const fn strongest(rank: Rank) -> Rung {
+        Rung {
+            rank,
+            playouts: None,
+            network: true,
+            temperature: 0.0,
+            sight: 1.0,
+        }
+    }
+}
+
+/// The settings of `rank` on a ladder (rungs from the weakest, at least one): those of the
+/// highest rung at or below it (the lowest, below every rung; the highest, above), with
+/// playouts, temperature and sight taken part of the way to the next rung when both count
+/// playouts the same way (with or without the network): playouts geometrically, since
+/// strength grows with their logarithm, the others linearly.
+pub fn rung_for(rungs: &[Rung], rank: Rank) -> Rung {
+    let below = rungs.iter().rposition(|r| r.rank <= rank).unwrap_or(0);
+    let Some(&low) = rungs.get(below) else {
+        return Rung::strongest(rank);
+    };
+    let mut rung = Rung { rank, ..low };
+    let Some(&high) = rungs.get(below + 1) else {
+        return rung;
+    };
+    if let (Some(a), Some(b), true) = (low.playouts, high.playouts, low.network == high.network) {
+        let t = f64::from(rank.above(low.rank).max(0)) / f64::from(high.rank.above(low.rank));
+        let (a, b) = (a.max(1) as f64, b.max(1) as f64);
+        rung.playouts = Some((a.ln() + t * (b.ln() - a.ln())).exp().round() as u64);
+        rung.temperature = low.temperature + t * (high.temperature - low.temperature);
+        rung.sight = low.sight + t * (high.sight - low.sight);
+    }
+    rung
+}
+
+/// The moves a player who sees `sight` of the legal moves looks at this turn, for
+/// [`crate::search::Search::set_root_moves`]: each legal move with that chance, except
+/// first-line points with no stone within two lines; then, always, the moves that save
+/// one of `color`'s chains of at least `big_chain` stones from an atari and those that
+/// capture such an enemy chain; at least one move when any is legal. `None` when the
+/// player sees everything.
+pub fn seen_moves(
+    game: &Game,
+    color: Color,
+    sight: f64,
+    big_chain: usize,
+    rng: &mut impl Rng,
+) -> Option<Vec<Move>> {
+    if sight >= 1.0 {
+        return None;
+    }
+    let board = game.board();
+    let legal: Vec<Point> = game
+        .legal_points(color)
+        .into_iter()
+        .filter(|&p| !board.is_eye(p, color))
+        .collect();
+    let mut seen: Vec<Point> = legal
+        .iter()
+        .copied()
+        .filter(|&p| !lonely_edge(board, p) && rng.gen_bool(sight.clamp(0.0, 1.0)))
+        .collect();
+    for p in must_see(board, color, big_chain) {
+        if legal.contains(&p) && !seen.contains(&p) {
+            seen.push(p);
+        }
+    }
+    if seen.is_empty() {
+        let sensible: Vec<Point> = legal
+            .iter()
+            .copied()
+            .filter(|&p| !lonely_edge(board, p))
+            .collect();
+        let pool = if sensible.is_empty() {
+            &legal
+        } else {
+            &sensible
+        };
+        if !pool.is_empty() {
+            seen.push(pool[rng.gen_range(0..pool.len())]);
+        }
+    }
+    Some(seen.into_iter().map(Move::Play).collect())
+}
+
+/// The moves no player misses: saving one of `color`'s chains of at least `big_chain`
+/// stones from an atari, and capturing an enemy chain of that size in atari.
+fn must_see(board: &Board, color: Color, big_chain: usize) -> Vec<Point> {
+    let mut points = Vec::new();
+    for chain in board.chains_in_atari(color) {
+        if board.chain_len(chain) >= big_chain {
+            board.atari_escapes(chain, |p| points.push(p));
+        }
+    }
+    for chain in board.chains_in_atari(color.opponent()) {
+        if board.chain_len(chain) >= big_chain {
+            points.extend(board.atari_liberty(chain));
+        }
+    }
+    points
+}
+
+/// Whether `p` is on the first line with no stone within two lines of it (Manhattan
+/// distance 2): a point no one plays without a reason.
+fn lonely_edge(board: &Board, p: Point) -> bool {
+    let geometry = board.geometry();
+    let v = geometry.vertex(p);
+    let last = (board.size() - 1) as u8;
+    let on_edge = v.col == 0 || v.row == 0 || v.col == last || v.row == last;
+    on_edge
+        && !geometry.points().any(|q| {
+            let w = geometry.vertex(q);
+            v.col.abs_diff(w.col) + v.row.abs_diff(w.row) <= 2 && board.color_at(q).is_some()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Ruleset;
+    use rand::rngs::SmallRng;
+    use rand::SeedableRng;
+
+    const LADDER: [Rung; 4] = [
+        Rung::counted(Rank::kyu(30), 10, false, 1.0, 0.1),
+        Rung::counted(Rank::kyu(20), 1_000, false, 0.0, 0.5),
+        Rung::counted(Rank::kyu(10), 100, true, 0.0, 1.0),
+        Rung::strongest(Rank::dan(1)),
+    ];
+
+    #[test]
+    fn a_rank_between_rungs_takes_its_settings_part_of_the_way() {
+        assert_eq!(rung_for(&LADDER, Rank::kyu(30)), LADDER[0]);
+        assert_eq!(rung_for(&LADDER, Rank::kyu(20)), LADDER[1]);
+        let middle = rung_for(&LADDER, Rank::kyu(25));
+        assert_eq!(middle.playouts, Some(100), "geometric: sqrt(10 * 1000)");
+        assert_eq!(
+            (middle.temperature, middle.sight),
+            (0.5, 0.30000000000000004)
+        );
+        assert_eq!(middle.rank, Rank::kyu(25));
+        // Between rungs that search differently, the lower rung's settings.
+        let mixed = rung_for(&LADDER, Rank::kyu(15));
+        assert_eq!((mixed.playouts, mixed.network), (Some(1_000), false));
+        // Between the last counted rung and the strongest, the counted one's.
+        assert_eq!(rung_for(&LADDER, Rank::kyu(1)).playouts, Some(100));
+        assert_eq!(rung_for(&LADDER, Rank::dan(1)).playouts, None);
+        assert_eq!(rung_for(&LADDER, Rank::dan(5)).playouts, None);
+    }
+
+    fn game_with(size: usize, stones: &[(Color, &str)]) -> Game {
+        let mut game = Game::new(size, Ruleset::FRENCH, 7.5).expect("a size");
+        let g = game.board().geometry();
+        for &(color, vertex) in stones {
+            let p = g.parse_point(vertex).expect("a vertex");
+            game.play(color, Move::Play(p)).expect("a legal move");
+        }
+        game
+    }
+
+    fn names(game: &Game, moves: &[Move]) -> Vec<String> {
+        let g = game.board().geometry();
+        let mut names: Vec<String> = moves.iter().map(|&mv| g.move_name(mv)).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn full_sight_sees_everything_and_a_little_sight_a_little() {
+        let game = game_with(19, &[(Color::Black, "Q16"), (Color::White, "D4")]);
+        let mut rng = SmallRng::seed_from_u64(3);
+        assert_eq!(seen_moves(&game, Color::Black, 1.0, 3, &mut rng), None);
+        let counts: Vec<usize> = (0..200)
+            .map(|_| {
+                seen_moves(&game, Color::Black, 0.1, 3, &mut rng)
+                    .expect("limited")
+                    .len()
+            })
+            .collect();
+        let mean = counts.iter().sum::<usize>() as f64 / counts.len() as f64;
+        // 359 legal points, the 72 of the first line all far from both stones.
+        assert!((mean - 28.7).abs() < 2.0, "mean {mean}");
+        assert!(counts.iter().all(|&n| n >= 1));
+    }
+
+    #[test]
+    fn nobody_misses_the_atari_of_a_big_chain_nor_looks_at_a_lonely_edge() {
+        // Black's four stones C3 D3 E3 D4 in atari (White C2 D2 E2 B3 F3 C4 E4), saved by
+        // D5.
+        let game = game_with(
+            9,
+            &[
+                (Color::Black, "C3"),
+                (Color::White, "C2"),
+                (Color::Black, "D3"),
+                (Color::White, "D2"),
+                (Color::Black, "E3"),
+                (Color::White, "E2"),
+                (Color::Black, "D4"),
+                (Color::White, "B3"),
+                (Color::Black, "J9"),
+                (Color::White, "F3"),
+                (Color::Black, "H9"),
+                (Color::White, "C4"),
+                (Color::Black, "G9"),
+                (Color::White, "E4"),
+            ],
+        );
+        let mut rng = SmallRng::seed_from_u64(5);
+        for _ in 0..50 {
+            let seen = seen_moves(&game, Color::Black, 0.0, 3, &mut rng).expect("limited");
+            assert_eq!(names(&game, &seen), ["D5"]);
+        }
+        // With a bigger threshold the chain is not big enough to be seen by everyone.
+        let seen = seen_moves(&game, Color::Black, 0.0, 5, &mut rng).expect("limited");
+        assert_eq!(seen.len(), 1, "one move all the same");
+        // First-line points far from every stone are never seen; those near one are.
+        for _ in 0..50 {
+            let seen = seen_moves(&game, Color::White, 0.9, 3, &mut rng).expect("limited");
+            let names = names(&game, &seen);
+            assert!(!names.contains(&"J1".to_string()), "{names:?}");
+            assert!(!names.contains(&"A5".to_string()), "{names:?}");
+            assert!(names.contains(&"D5".to_string()), "the capture: {names:?}");
+        }
+        let near: usize = (0..200)
+            .filter(|_| {
+                let seen = seen_moves(&game, Color::White, 0.9, 3, &mut rng).expect("limited");
+                names(&game, &seen).contains(&"C1".to_string())
+            })
+            .count();
+        assert!(near > 150, "C1, near C2, seen {near} times of 200");
+    }
+
+    #[test]
+    fn the_capture_of_a_big_enemy_chain_in_atari_is_always_seen() {
+        // The same shape, White to play: D5 takes four stones.
+        let game = game_with(
+            9,
+            &[
+                (Color::Black, "C3"),
+                (Color::White, "C2"),
+                (Color::Black, "D3"),
+                (Color::White, "D2"),
+                (Color::Black, "E3"),
+                (Color::White, "E2"),
+                (Color::Black, "D4"),
+                (Color::White, "B3"),
+                (Color::Black, "J9"),
+                (Color::White, "F3"),
+                (Color::Black, "H9"),
+                (Color::White, "C4"),
+                (Color::Black, "G9"),
+                (Color::White, "E4"),
+                (Color::Black, "A9"),
+            ],
+        );
+        let mut rng = SmallRng::seed_from_u64(9);
+        for _ in 0..50 {
+            let seen = seen_moves(&game, Color::White, 0.0, 3, &mut rng).expect("limited");
+            assert_eq!(names(&game, &seen), ["D5"]);
+        }
+    }
+}
