@@ -1,18 +1,18 @@
-# The playing strength: hoshi-level reads it (with its rough rank) and sets it, hoshi-param
-# offers it (and the rules) to GoGui's parameter dialog.
+# The playing strength: hoshi-level reads it (with its rank) and sets it, hoshi-rank reads
+# and sets the rank, hoshi-param offers both (and the rules) to GoGui's parameter dialog.
 
 1 hoshi-level
-#? [expert \(about [0-9]+ (kyu|dan)\)]
+#? [expert \(1d\)]
 
 2 hoshi-level beginner
 #? []
 
 3 hoshi-level
-#? [beginner \(about [0-9]+ (kyu|dan)\)]
+#? [beginner \(10k\)]
 
 4 hoshi-level INTERMEDIATE
 5 hoshi-level
-#? [intermediate \(about [0-9]+ (kyu|dan)\)]
+#? [intermediate \(7k\)]
 
 hoshi-level grandmaster
 #! [syntax error]
@@ -21,11 +21,11 @@ hoshi-level beginner expert
 #! [syntax error]
 
 10 hoshi-param
-#? [\[list/beginner/intermediate/expert\] level intermediate\n\[list/french/chinese/japanese/aga/new-zealand/tromp-taylor/cgos\] rules french\n.*]
+#? [\[list/beginner/intermediate/expert\] level intermediate\n\[string\] rank 7k\n\[list/french/chinese/japanese/aga/new-zealand/tromp-taylor/cgos\] rules french\n.*]
 
 11 hoshi-param level expert
 12 hoshi-level
-#? [expert \(about [0-9]+ (kyu|dan)\)]
+#? [expert \(1d\)]
 
 13 hoshi-param rules japanese
 14 hoshi-rules
@@ -37,9 +37,51 @@ hoshi-param level
 hoshi-param colour blue
 #! [unknown parameter "colour"]
 
+# A rank: any from 30k to expert's 1d, a level's rank shown with its name.
+30 hoshi-rank
+#? [1d]
+
+31 hoshi-rank 12K
+32 hoshi-rank
+#? [12k]
+
+33 hoshi-level
+#? [12k]
+
+34 hoshi-rank 7kyu
+35 hoshi-level
+#? [intermediate \(7k\)]
+
+hoshi-rank 3d
+#! [3d is stronger than hoshi plays: its strongest rank is 1d \(expert\)]
+
+hoshi-rank 31k
+#! [not a rank: "31k" \(30k to 1k, then 1d to 9d, e.g. 12k or 2d\)]
+
+hoshi-rank 5k 4k
+#! [syntax error]
+
+36 hoshi-rank
+#? [7k]
+
+37 hoshi-param rank 30k
+38 hoshi-rank
+#? [30k]
+
+hoshi-param rank 2d
+#! [2d is stronger than hoshi plays: its strongest rank is 1d \(expert\)]
+
 # A level change keeps the game going: genmove still answers a legal move.
 20 boardsize 5
 21 clear_board
 22 hoshi-level beginner
 23 genmove b
+#? [[A-E][1-5]]
+
+# So does a rank that sees only some of the moves.
+24 hoshi-rank 30k
+25 genmove w
+#? [[A-E][1-5]]
+
+26 reg_genmove b
 #? [[A-E][1-5]]

@@ -11,7 +11,7 @@ use crate::player::clock::{Clock, TimeControl};
 use crate::player::judge::{self, JUDGE_SEED};
 use crate::player::mcts::Overrides;
 use crate::player::size_class::SizeClass;
-use crate::player::{Choice, Level, MctsPlayer, Mode, Player, RandomPlayer};
+use crate::player::{Choice, Level, MctsPlayer, Mode, Player, RandomPlayer, Rank};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
 use crate::search::ownership::{self, Estimate as Ownership};
@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 /// What the command line sets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    pub level: Level,
+    /// The playing strength (`--rank`, or the rank `--level` names).
+    pub rank: Rank,
     pub rules: Ruleset,
     /// Komi; `None` takes the ruleset's usual one.
     pub komi: Option<f64>,
@@ -61,7 +62,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            level: Level::Expert,
+            rank: Level::Expert.rank(),
             rules: Ruleset::FRENCH,
             komi: None,
             size: 19,
@@ -248,9 +249,9 @@ impl Engine {
     }
 
     /// Changes the playing strength for the next moves.
-    pub fn set_level(&mut self, level: Level) {
-        self.settings.level = level;
-        self.player.set_level(level);
+    pub fn set_rank(&mut self, rank: Rank) {
+        self.settings.rank = rank;
+        self.player.set_rank(rank);
     }
 
     pub fn set_rules(&mut self, rules: Ruleset) {
@@ -550,7 +551,7 @@ fn player_for(settings: &Settings) -> Box<dyn Player> {
         Box::new(RandomPlayer::new(settings.seed))
     } else {
         Box::new(MctsPlayer::new(
-            settings.level,
+            settings.rank,
             settings.threads,
             settings.overrides(),
             settings.seed,

@@ -4,7 +4,7 @@ use clap::Parser;
 use hoshi::engine::{Engine, Settings};
 use hoshi::net::{NetError, PolicyNet, SharedNet};
 use hoshi::parse;
-use hoshi::player::Level;
+use hoshi::player::{self, Level, Rank};
 use hoshi::rules::Ruleset;
 use hoshi::search::Params;
 use std::fmt;
@@ -26,17 +26,24 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Subcommand>,
 
-    /// Playing strength, calibrated on 9x9, 13x13 and 19x19 against GNU Go 3.8 (rough KGS
-    /// ranks): beginner (about 10 kyu: 400 playouts a move on 9x9 and 13x13, 50 with the
-    /// policy network on 19x19, a move drawn among the good ones), intermediate (about 7
-    /// kyu, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13, 100 with the
-    /// network on 19x19) or expert (about 1 dan: every thread, all the time it has, 1 s a
-    /// move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says
+    /// Playing strength, calibrated on 9x9, 13x13 and 19x19 against GNU Go 3.8, as a rank
+    /// (hoshi-level and --help show it): beginner (10k: 400 playouts a move on 9x9 and
+    /// 13x13, 50 with the policy network on 19x19, a move drawn among the good ones),
+    /// intermediate (7k, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13,
+    /// 100 with the network on 19x19) or expert (1d: every thread, all the time it has, 1 s
+    /// a move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says
     /// otherwise). Other sizes play like the nearest of 9x9, 13x13 and 19x19, the smaller on
     /// a tie (up to 11x11 like 9x9, 12x12 to 16x16 like 13x13). GTP's hoshi-level tells and
     /// changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
     level: Level,
+
+    /// Playing strength as a rank, from 30k (a first game) through 1k to expert's 1d, in
+    /// steps of one rank; overrides --level. Under 10k hoshi reads less and sees only some
+    /// of the legal moves each turn, never missing the atari of a big chain. GTP's
+    /// hoshi-rank tells and changes it during a game.
+    #[arg(long, value_parser = parse_rank)]
+    rank: Option<Rank>,
 
     /// Rules: french, chinese, japanese, aga, new-zealand, tromp-taylor, cgos. GTP's kgs-rules
     /// and hoshi-rules change them during a session.
@@ -186,7 +193,7 @@ impl Cli {
 
     fn settings(&self, net: Option<SharedNet>) -> Settings {
         Settings {
-            level: self.level,
+            rank: self.rank.unwrap_or(self.level.rank()),
             rules: self.rules,
             komi: self.komi,
             size: usize::from(self.size),
@@ -206,6 +213,11 @@ impl Cli {
             opening_moves: 0,
         }
     }
+}
+
+/// `--rank`: a rank hoshi plays.
+fn parse_rank(text: &str) -> Result<Rank, String> {
+    player::playable_rank(text).map_err(|e| e.to_string())
 }
 
 /// Logs to stderr, or to the file given; `RUST_LOG` sets the level (info by default).
@@ -247,13 +259,13 @@ fn main() -> ExitCode {
         return hoshi::cmd::selfplay::command(args, &settings);
     }
     log::info!(
-        "hoshi {}: {} rules, komi {}, {}x{}, {} level, seed {}",
+        "hoshi {}: {} rules, komi {}, {}x{}, rank {}, seed {}",
         env!("CARGO_PKG_VERSION"),
         settings.rules,
         settings.komi(),
         settings.size,
         settings.size,
-        settings.level,
+        settings.rank,
         settings.seed
     );
     for (key, value) in &cli.params {

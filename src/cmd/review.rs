@@ -165,7 +165,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<PathBuf, ReviewError> {
     let plan = Plan::new(args, game.size());
     eprintln!("hoshi analyze: {}", plan.describe(&game));
     let mut search = Search::new(
-        LevelSettings::of(Level::Expert, game.size(), plan.threads).search,
+        LevelSettings::of(Level::Expert.rank(), game.size(), plan.threads).search,
         plan.seed,
     );
     let verdicts = review(&mut search, &game, plan.budget)?;

@@ -160,7 +160,7 @@ fn play_game(args: &SelfplayArgs, base: &Settings, game: u32) -> String {
     let size = usize::from(args.board);
     let seed = game_seed(base.seed, args.shard, game);
     let mut settings = base.clone();
-    settings.level = Level::Expert;
+    settings.rank = Level::Expert.rank();
     settings.size = size;
     settings.komi = Some(args.game_komi);
     settings.playouts = Some(args.visits);

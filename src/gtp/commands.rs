@@ -13,7 +13,8 @@ use crate::engine::Engine;
 use crate::handicap::HandicapError;
 use crate::parse;
 use crate::player::clock::TimeControl;
-use crate::player::{Choice, Level, Mode};
+use crate::player::rank::RankError;
+use crate::player::{self, Choice, Level, Mode};
 use crate::rules::Ruleset;
 use crate::score;
 use crate::search::params::{Kind, ParamError};
@@ -47,6 +48,8 @@ pub enum Failure {
     /// A tuning parameter that cannot be set (`hoshi-param`): the controller hears which
     /// key or value was wrong and what the key takes, as `--param` says it.
     Param(ParamError),
+    /// A rank hoshi does not play (`hoshi-rank`), with the reason.
+    Rank(RankError),
 }
 
 impl fmt::Display for Failure {
@@ -66,6 +69,7 @@ impl fmt::Display for Failure {
             Failure::NoPolicyNet => f.write_str("no policy network (--policy-net none)"),
             Failure::NoValueHead => f.write_str("the network has no value head"),
             Failure::Param(why) => write!(f, "{why}"),
+            Failure::Rank(why) => write!(f, "{why}"),
         }
     }
 }
@@ -143,6 +147,7 @@ pub const COMMANDS: &[(&str, Handler)] = &[
     // hoshi's own.
     ("hoshi-rules", Plain(hoshi_rules)),
     ("hoshi-level", Plain(hoshi_level)),
+    ("hoshi-rank", Plain(hoshi_rank)),
     ("hoshi-param", Plain(hoshi_param)),
     ("hoshi-ownership", Plain(hoshi_ownership)),
     ("hoshi-policy", Plain(hoshi_policy)),
@@ -479,17 +484,33 @@ fn set_rules(engine: &mut Engine, name: &str) -> Reply {
     Ok(String::new())
 }
 
-/// `hoshi-level`: the playing strength and its rough rank ("intermediate (about 7 kyu)"),
-/// or with an argument, sets it.
+/// `hoshi-level`: the level and its rank ("intermediate (7k)"; a rank that is no level's
+/// alone, "12k"), or with an argument, sets it.
 fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
     match args::optional(args)? {
         None => {
-            let level = engine.settings().level;
-            Ok(format!("{level} ({})", level.rank()))
+            let rank = engine.settings().rank;
+            Ok(match Level::of_rank(rank) {
+                Some(level) => format!("{level} ({rank})"),
+                None => rank.to_string(),
+            })
         }
         Some(name) => {
             let level = Level::from_name(name).ok_or(Failure::Syntax)?;
-            engine.set_level(level);
+            engine.set_rank(level.rank());
+            Ok(String::new())
+        }
+    }
+}
+
+/// `hoshi-rank`: the playing strength as a rank ("7k"), or with an argument (30k to
+/// expert's rank), sets it; a rank hoshi does not play fails with the reason.
+fn hoshi_rank(engine: &mut Engine, args: &[String]) -> Reply {
+    match args::optional(args)? {
+        None => Ok(engine.settings().rank.to_string()),
+        Some(text) => {
+            let rank = player::playable_rank(text).map_err(Failure::Rank)?;
+            engine.set_rank(rank);
             Ok(String::new())
         }
     }
@@ -523,8 +544,9 @@ fn parameters(engine: &Engine) -> Vec<(String, &'static str, String)> {
         (
             kind("list/beginner/intermediate/expert"),
             "level",
-            s.level.to_string(),
+            Level::of_rank(s.rank).map_or(String::new(), |l| l.to_string()),
         ),
+        (kind("string"), "rank", s.rank.to_string()),
         (
             format!("list/{}", Ruleset::PRESETS.map(|r| r.name).join("/")),
             "rules",
@@ -554,6 +576,7 @@ fn parameters(engine: &Engine) -> Vec<(String, &'static str, String)> {
 fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
     match key {
         "level" => return hoshi_level(engine, &[value.to_string()]),
+        "rank" => return hoshi_rank(engine, &[value.to_string()]),
         "rules" => return set_rules(engine, value),
         "playouts" => {
             let n = args::int(value)? as u64;

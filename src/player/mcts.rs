@@ -5,7 +5,8 @@ use super::clock::Clock;
 use super::dynkomi::{self, KomiShift};
 use super::judge;
 use super::size_class::SizeClass;
-use super::{Choice, Level, Mode, Player, REGRESSION_SEED};
+use super::strength;
+use super::{Choice, Mode, Player, Rank, REGRESSION_SEED};
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
 use crate::net::SharedNet;
@@ -15,71 +16,54 @@ use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// What a level searches with, and how it picks among the moves the search found.
+/// What a rank searches with, and how it picks among the moves the search found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LevelSettings {
     pub search: SearchConfig,
     /// Playouts per move when neither the command line nor a clock says otherwise.
     pub playouts: Option<u64>,
-    /// Whether the level thinks for a time ([`SizeClass::expert_time`]) rather than a
+    /// Whether the rank thinks for a time ([`SizeClass::expert_time`]) rather than a
     /// number of playouts, when neither the command line nor a clock says otherwise.
     pub timed: bool,
     /// When above 0, the move is drawn among the root moves with probability proportional
     /// to playouts^(1/temperature) instead of taking the most simulated one: a softer,
-    /// more human choice for the weaker levels.
+    /// more human choice for the weaker ranks.
     pub temperature: f64,
     /// Whether the search's priors take the policy network's advice (when one is loaded):
     /// a network trained on strong players' games gives even a few playouts a strong
     /// player's sense of shape, more than a beginner should have.
     pub network: bool,
+    /// The share of the legal moves the player sees each turn ([`strength::seen_moves`]).
+    pub sight: f64,
 }
 
 impl LevelSettings {
-    /// The settings of `level` on a `size`×`size` board with `threads` threads and the
+    /// The settings of `rank` on a `size`×`size` board with `threads` threads and the
     /// default [`Params`] (the player puts its own in, [`Overrides::params`]: they apply to
-    /// every level). The budgets are those of the board's [`SizeClass`], calibrated against
-    /// GNU Go 3.8.
+    /// every rank): the rung of the board's ladder ([`SizeClass::rung`]). Every rank but
+    /// the strongest searches its playouts on one thread; the strongest (expert) every
+    /// thread, the full time ([`SizeClass::expert_time`] a move when no clock or `--time`
+    /// is given), the most simulated move.
     ///
-    /// * beginner: [`SizeClass::beginner_playouts`] with the full playout policy and the
-    ///   hand-made priors, the network on 19x19 only ([`SizeClass::beginner_network`]), one
-    ///   thread, the move drawn among the candidates by playouts (temperature 1); it answers
-    ///   ataris, never fills its own eyes, and makes a beginner's mistakes.
-    /// * intermediate: [`SizeClass::intermediate_playouts`], the network on 19x19 only
-    ///   ([`SizeClass::intermediate_network`]), one thread, a mild temperature (0.3): about
-    ///   GNU Go 3.8 level 10's strength on every size.
-    /// * expert: every thread, the full time ([`SizeClass::expert_time`] a move when no
-    ///   clock or `--time` is given), the most simulated move.
-    pub fn of(level: Level, size: usize, threads: usize) -> LevelSettings {
-        let search = SearchConfig {
-            threads: 1,
-            ..SearchConfig::default()
-        };
-        let class = SizeClass::of(size);
-        match level {
-            Level::Beginner => LevelSettings {
-                search,
-                playouts: Some(class.beginner_playouts),
-                timed: false,
-                temperature: 1.0,
-                network: class.beginner_network,
+    /// * beginner (10k): [`SizeClass::rungs`]' playouts with the full playout policy and the
+    ///   hand-made priors, the network on 19x19 only, the move drawn among the candidates
+    ///   by playouts (temperature 1); it answers ataris, never fills its own eyes, and
+    ///   makes a beginner's mistakes.
+    /// * intermediate (7k): more playouts, the network on 19x19 only, a mild temperature
+    ///   (0.3): about GNU Go 3.8 level 10's strength on every size.
+    pub fn of(rank: Rank, size: usize, threads: usize) -> LevelSettings {
+        let rung = SizeClass::of(size).rung(rank);
+        let threads = if rung.playouts.is_none() { threads } else { 1 };
+        LevelSettings {
+            search: SearchConfig {
+                threads: threads.max(1),
+                ..SearchConfig::default()
             },
-            Level::Intermediate => LevelSettings {
-                search,
-                playouts: Some(class.intermediate_playouts),
-                timed: false,
-                temperature: 0.3,
-                network: class.intermediate_network,
-            },
-            Level::Expert => LevelSettings {
-                search: SearchConfig {
-                    threads: threads.max(1),
-                    ..search
-                },
-                playouts: None,
-                timed: true,
-                temperature: 0.0,
-                network: true,
-            },
+            playouts: rung.playouts,
+            timed: rung.playouts.is_none(),
+            temperature: rung.temperature,
+            network: rung.network,
+            sight: rung.sight,
         }
     }
 }
@@ -106,7 +90,7 @@ pub struct Overrides {
 
 /// The Monte Carlo player.
 pub struct MctsPlayer {
-    level: Level,
+    rank: Rank,
     threads: usize,
     /// The board size `settings` are for (the levels are calibrated per size).
     size: usize,
@@ -124,11 +108,11 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    pub fn new(level: Level, threads: usize, overrides: Overrides, seed: u64) -> MctsPlayer {
+    pub fn new(rank: Rank, threads: usize, overrides: Overrides, seed: u64) -> MctsPlayer {
         let size = 19; // GTP's default board, until a game says otherwise (`fit_to`)
-        let settings = Self::configure(level, size, threads, &overrides);
+        let settings = Self::configure(rank, size, threads, &overrides);
         MctsPlayer {
-            level,
+            rank,
             threads,
             size,
             settings,
@@ -141,13 +125,8 @@ impl MctsPlayer {
         }
     }
 
-    fn configure(
-        level: Level,
-        size: usize,
-        threads: usize,
-        overrides: &Overrides,
-    ) -> LevelSettings {
-        let mut settings = LevelSettings::of(level, size, threads);
+    fn configure(rank: Rank, size: usize, threads: usize, overrides: &Overrides) -> LevelSettings {
+        let mut settings = LevelSettings::of(rank, size, threads);
         settings.search.params = overrides.params;
         settings.search.net = overrides.net.filter(|_| settings.network);
         if let Some(bytes) = overrides.max_memory {
@@ -156,14 +135,14 @@ impl MctsPlayer {
         settings
     }
 
-    pub fn level(&self) -> Level {
-        self.level
+    pub fn rank(&self) -> Rank {
+        self.rank
     }
 
-    /// Changes the level (GTP `hoshi-level`, GoGui's parameter).
-    fn change_level(&mut self, level: Level) {
-        self.level = level;
-        self.settings = Self::configure(level, self.size, self.threads, &self.overrides);
+    /// Changes the rank (GTP `hoshi-rank` and `hoshi-level`, GoGui's parameters).
+    fn change_rank(&mut self, rank: Rank) {
+        self.rank = rank;
+        self.settings = Self::configure(rank, self.size, self.threads, &self.overrides);
         self.search.set_config(self.settings.search);
         self.hopeless_moves = [0; 2];
     }
@@ -172,7 +151,7 @@ impl MctsPlayer {
     fn fit_to(&mut self, size: usize) {
         if size != self.size {
             self.size = size;
-            self.settings = Self::configure(self.level, size, self.threads, &self.overrides);
+            self.settings = Self::configure(self.rank, size, self.threads, &self.overrides);
         }
     }
 
@@ -222,6 +201,10 @@ impl MctsPlayer {
             time: None,
         };
         let mut search = Search::new(config, REGRESSION_SEED);
+        let mut rng = SmallRng::seed_from_u64(REGRESSION_SEED ^ game.board().hash());
+        let big_chain = self.params().sight_chain as usize;
+        let seen = strength::seen_moves(game, color, self.settings.sight, big_chain, &mut rng);
+        search.set_root_moves(seen);
         // The handicap's shift depends on the game alone; the situational one on the
         // searches before, which a regression answer must not.
         search.set_komi_shift(dynkomi::handicap_shift(
@@ -247,6 +230,9 @@ impl MctsPlayer {
         let shift = self.komi_shift.for_move(game, color, &params);
         self.search.set_komi_shift(shift);
         let budget = self.budget(game, color, clock).bounded();
+        let (sight, big_chain) = (self.settings.sight, self.params().sight_chain as usize);
+        let seen = strength::seen_moves(game, color, sight, big_chain, &mut self.rng);
+        self.search.set_root_moves(seen);
         let mut result = self.search.run_watched(game, color, budget, watch);
         if shift != 0.0 && result.best == Move::Pass {
             self.search.set_komi_shift(0.0);
@@ -402,8 +388,8 @@ impl Player for MctsPlayer {
         self.last.as_ref()
     }
 
-    fn set_level(&mut self, level: Level) {
-        self.change_level(level);
+    fn set_rank(&mut self, rank: Rank) {
+        self.change_rank(rank);
     }
 
     fn time_budget(&self, game: &Game, color: Color, clock: &Clock) -> Option<Duration> {
@@ -419,6 +405,7 @@ impl Player for MctsPlayer {
             net: self.overrides.net,
             ..self.settings.search
         });
+        self.search.set_root_moves(None);
         let result = self
             .search
             .run_watched(game, color, Budget::default(), watch);
@@ -506,6 +493,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::Level;
     use crate::rules::Ruleset;
 
     /// `reg_genmove` depends on the position only: players with different seeds, asked
@@ -525,7 +513,7 @@ mod tests {
         let clock = Clock::default();
         let mut answers = Vec::new();
         for seed in [1, 2] {
-            let mut player = MctsPlayer::new(Level::Expert, 2, overrides, seed);
+            let mut player = MctsPlayer::new(Level::Expert.rank(), 2, overrides, seed);
             answers.push(player.choose(&game, Color::Black, Mode::Regression, &clock));
             player.choose(&game, Color::Black, Mode::Play, &clock);
             answers.push(player.choose(&game, Color::Black, Mode::Regression, &clock));
@@ -533,23 +521,52 @@ mod tests {
         assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
     }
 
-    /// Each level reads its budget from the board's size class.
+    /// The levels play as they were calibrated, on every size class: beginner and
+    /// intermediate are rungs of each ladder, expert its top.
     #[test]
-    fn levels_take_the_settings_of_the_size_class() {
+    fn levels_keep_their_calibrated_settings_on_every_size() {
         for size in [2, 9, 11, 12, 13, 16, 17, 19, 25] {
-            let class = SizeClass::of(size);
-            let beginner = LevelSettings::of(Level::Beginner, size, 4);
-            let intermediate = LevelSettings::of(Level::Intermediate, size, 4);
-            assert_eq!(beginner.playouts, Some(class.beginner_playouts));
-            assert_eq!(intermediate.playouts, Some(class.intermediate_playouts));
-            assert_eq!(beginner.search.threads, 1);
+            let [(b, b_net), (i, i_net)] = match SizeClass::of(size).size {
+                9 => [(400, false), (1_000, false)],
+                13 => [(400, false), (2_000, false)],
+                _ => [(50, true), (100, true)],
+            };
+            let beginner = LevelSettings::of(Level::Beginner.rank(), size, 4);
+            let intermediate = LevelSettings::of(Level::Intermediate.rank(), size, 4);
             assert_eq!(
-                (beginner.network, intermediate.network),
-                (class.beginner_network, class.intermediate_network)
+                (beginner.playouts, beginner.network, beginner.temperature),
+                (Some(b), b_net, 1.0)
             );
-            let expert = LevelSettings::of(Level::Expert, size, 4);
+            assert_eq!(
+                (intermediate.playouts, intermediate.network),
+                (Some(i), i_net)
+            );
+            assert_eq!(intermediate.temperature, 0.3);
+            assert_eq!((beginner.sight, intermediate.sight), (1.0, 1.0));
+            assert_eq!(beginner.search.threads, 1);
+            let expert = LevelSettings::of(Level::Expert.rank(), size, 4);
             assert_eq!((expert.playouts, expert.timed), (None, true));
-            assert_eq!(expert.search.threads, 4);
+            assert_eq!((expert.search.threads, expert.temperature), (4, 0.0));
+        }
+    }
+
+    /// Ranks under the levels read fewer playouts and see fewer moves, the weaker the
+    /// fewer; a rank above expert's plays as expert.
+    #[test]
+    fn weaker_ranks_search_less_and_see_less() {
+        for size in [9, 13, 19] {
+            let settings: Vec<LevelSettings> = (10..=30)
+                .rev()
+                .map(|k| LevelSettings::of(Rank::kyu(k), size, 4))
+                .collect();
+            for pair in settings.windows(2) {
+                let (weaker, stronger) = (pair[0], pair[1]);
+                assert!(weaker.playouts < stronger.playouts || weaker.sight < stronger.sight);
+                assert!(weaker.playouts <= stronger.playouts && weaker.sight <= stronger.sight);
+            }
+            assert!(settings[0].sight < 0.2, "30k sees a few moves");
+            let top = LevelSettings::of(Rank::dan(5), size, 4);
+            assert_eq!(top, LevelSettings::of(Level::Expert.rank(), size, 4));
         }
     }
 
@@ -561,7 +578,7 @@ mod tests {
             net: Some(crate::net::SharedNet::embedded()),
             ..Overrides::default()
         };
-        let mut player = MctsPlayer::new(Level::Intermediate, 1, overrides, 5);
+        let mut player = MctsPlayer::new(Level::Intermediate.rank(), 1, overrides, 5);
         let clock = Clock::default();
         for (size, playouts, network) in [(19, 100, true), (9, 1_000, false), (19, 100, true)] {
             let game = Game::new(size, Ruleset::FRENCH, 7.5).unwrap();
@@ -605,7 +622,7 @@ mod tests {
     fn no_resigning_while_a_handicap_game_is_young() {
         let mut game = Game::new(9, Ruleset::FRENCH, 0.5).unwrap();
         game.fixed_handicap(9).unwrap();
-        let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
+        let mut player = MctsPlayer::new(Level::Expert.rank(), 1, Overrides::default(), 1);
         player.overrides.params.resign_threshold = 0.1;
         for _ in 0..33 {
             assert!(!player.should_resign(&game, Color::White, &hopeless(5_000)));
@@ -618,7 +635,7 @@ mod tests {
         assert_eq!(resigns, [false, false, true]);
         let mut even = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         even.play(Color::Black, Move::Pass).unwrap();
-        let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
+        let mut player = MctsPlayer::new(Level::Expert.rank(), 1, Overrides::default(), 1);
         player.overrides.params.resign_threshold = 0.1;
         let resigns: Vec<bool> = (0..3)
             .map(|_| player.should_resign(&even, Color::White, &hopeless(5_000)))
@@ -632,7 +649,7 @@ mod tests {
         let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         game.play(Color::Black, Move::Pass).unwrap();
         for level in Level::ALL {
-            let mut player = MctsPlayer::new(level, 1, Overrides::default(), 1);
+            let mut player = MctsPlayer::new(level.rank(), 1, Overrides::default(), 1);
             player.overrides.params.resign_threshold = 0.1;
             let resigns: Vec<bool> = (0..3)
                 .map(|_| player.should_resign(&game, Color::White, &hopeless(400)))
@@ -647,7 +664,7 @@ mod tests {
     fn each_color_has_its_own_resignation_streak() {
         let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         game.play(Color::Black, Move::Pass).unwrap();
-        let mut player = MctsPlayer::new(Level::Expert, 1, Overrides::default(), 1);
+        let mut player = MctsPlayer::new(Level::Expert.rank(), 1, Overrides::default(), 1);
         player.overrides.params.resign_threshold = 0.1;
         let mut fine = hopeless(5_000);
         fine.winrate = 0.99;

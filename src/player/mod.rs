@@ -24,6 +24,7 @@ use std::time::Duration;
 
 pub use mcts::MctsPlayer;
 pub use random::RandomPlayer;
+pub use rank::Rank;
 
 /// Playing strength, as the command line offers it. Each level is a documented set of search
 /// settings: see [`mcts::LevelSettings::of`].
@@ -43,16 +44,23 @@ pub enum Level {
 impl Level {
     pub const ALL: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
 
-    /// A rough KGS rank on 19x19, for people choosing a level. GNU Go 3.8 at level 10 is
-    /// rated 7 kyu on KGS (the `gnugo3pt8` account of the KGS computer-go tournaments); each
-    /// level's rank is placed from its results against GNU Go and its neighbours with the
-    /// EGF rating formula (docs/benchmarks.md, "Levels on every size", derives them).
-    pub fn rank(self) -> &'static str {
+    /// The rank the level names on the scale ([`rank::Rank`]): beginner 10 kyu,
+    /// intermediate 7 kyu, expert the top of every board's ladder (1 dan). GNU Go 3.8 at
+    /// level 10 is rated 7 kyu on KGS (the `gnugo3pt8` account of the KGS computer-go
+    /// tournaments); each level's rank is placed from its results against GNU Go and its
+    /// neighbours with the EGF rating formula (docs/benchmarks.md, "Levels on every
+    /// size", derives them).
+    pub fn rank(self) -> Rank {
         match self {
-            Level::Beginner => "about 10 kyu",
-            Level::Intermediate => "about 7 kyu",
-            Level::Expert => "about 1 dan",
+            Level::Beginner => size_class::BEGINNER,
+            Level::Intermediate => size_class::INTERMEDIATE,
+            Level::Expert => size_class::EXPERT,
         }
+    }
+
+    /// The level whose rank is `rank`, if one is.
+    pub fn of_rank(rank: Rank) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.rank() == rank)
     }
 
     /// The level named `name` (any case).
@@ -71,6 +79,12 @@ impl fmt::Display for Level {
             Level::Expert => "expert",
         })
     }
+}
+
+/// The rank `text` names, if hoshi plays it (`--rank`, GTP `hoshi-rank`): every rank from
+/// 30 kyu up to expert's.
+pub fn playable_rank(text: &str) -> Result<Rank, rank::RankError> {
+    text.parse::<Rank>()?.at_most(size_class::EXPERT)
 }
 
 /// Seed of every `reg_genmove` answer (mixed with the position where a player draws at
@@ -131,8 +145,8 @@ pub trait Player {
         false
     }
 
-    /// Changes the playing strength (players without levels ignore it).
-    fn set_level(&mut self, _level: Level) {}
+    /// Changes the playing strength (players without ranks ignore it).
+    fn set_rank(&mut self, _rank: Rank) {}
 
     /// The result of the player's last search (its root moves' visits are what self-play
     /// learns from); `None` for players that do not search.

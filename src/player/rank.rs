@@ -48,28 +48,52 @@ impl fmt::Display for Rank {
     }
 }
 
-/// Why a text is not a rank.
+/// Why a text is not a rank hoshi plays.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RankError(String);
+pub enum RankError {
+    /// Not a rank at all.
+    NotARank(String),
+    /// A rank above the strongest hoshi plays.
+    TooStrong { asked: Rank, strongest: Rank },
+}
 
 impl fmt::Display for RankError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "not a rank: {:?} (30k to 1k, then 1d to 9d, e.g. 12k or 2d)",
-            self.0
-        )
+        match self {
+            RankError::NotARank(text) => write!(
+                f,
+                "not a rank: {text:?} (30k to 1k, then 1d to 9d, e.g. 12k or 2d)"
+            ),
+            RankError::TooStrong { asked, strongest } => write!(
+                f,
+                "{asked} is stronger than hoshi plays: its strongest rank is {strongest} (expert)"
+            ),
+        }
     }
 }
 
 impl std::error::Error for RankError {}
+
+impl Rank {
+    /// The rank, if it is not above `strongest`.
+    pub fn at_most(self, strongest: Rank) -> Result<Rank, RankError> {
+        if self > strongest {
+            Err(RankError::TooStrong {
+                asked: self,
+                strongest,
+            })
+        } else {
+            Ok(self)
+        }
+    }
+}
 
 impl FromStr for Rank {
     type Err = RankError;
 
     /// `12k`, `12kyu`, `1d`, `1dan`, any case.
     fn from_str(text: &str) -> Result<Rank, RankError> {
-        let error = || RankError(text.to_string());
+        let error = || RankError::NotARank(text.to_string());
         let lower = text.trim().to_ascii_lowercase();
         let digits = lower.chars().take_while(char::is_ascii_digit).count();
         let (number, unit) = lower.split_at(digits);
@@ -114,5 +138,21 @@ mod tests {
         assert!(Rank::kyu(30) < Rank::kyu(1) && Rank::kyu(1) < Rank::dan(1));
         assert_eq!(Rank::kyu(3).plus(3), Rank::dan(1));
         assert_eq!(Rank::kyu(28).plus(-5), Rank::WEAKEST);
+    }
+
+    #[test]
+    fn a_rank_above_the_strongest_is_refused_with_the_strongest_named() {
+        assert_eq!(Rank::kyu(3).at_most(Rank::dan(1)), Ok(Rank::kyu(3)));
+        assert_eq!(Rank::dan(1).at_most(Rank::dan(1)), Ok(Rank::dan(1)));
+        let refused = Rank::dan(3).at_most(Rank::dan(1)).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "3d is stronger than hoshi plays: its strongest rank is 1d (expert)"
+        );
+        let unread = "7x".parse::<Rank>().unwrap_err();
+        assert_eq!(
+            unread.to_string(),
+            "not a rank: \"7x\" (30k to 1k, then 1d to 9d, e.g. 12k or 2d)"
+        );
     }
 }

@@ -83,6 +83,11 @@ pub struct Params {
     /// with at least 1/`draw_share` of the best move's playouts, so that the weaker levels
     /// err among moves the search thought reasonable, not among blunders.
     pub draw_share: u32,
+    /// Player: a rank that sees only some of the legal moves (the ranks under 10 kyu,
+    /// `player::strength::seen_moves`) still sees every move that saves one of its chains
+    /// of at least this many stones from an atari, and every capture of such an enemy
+    /// chain: a weak player misses a cut, not the atari of a big group.
+    pub sight_chain: u32,
     /// Player: the win rate under which a move counts as hopeless, towards resigning
     /// (`--resign-threshold`); 0 never resigns. 10% as Leela Zero's default: a search that
     /// sees one chance in ten has usually seen a loss, and [`Params::resign_moves`] in a
@@ -137,6 +142,7 @@ impl Default for Params {
             reuse_shift: 1.0,
             dynamic_komi: DynamicKomi::default(),
             draw_share: 10,
+            sight_chain: 3,
             resign_threshold: 0.1,
             resign_moves: 3,
             resign_handicap_share: 0.4,
@@ -686,6 +692,7 @@ table! {
     "dynkomi_max" => dynamic_komi.max in AT_LEAST_0;
     "dynkomi_end_share" => dynamic_komi.end_share in SHARE;
     "draw_share" => draw_share in 1..=u32::MAX;
+    "sight_chain" => sight_chain in 1..=u32::MAX;
     "resign_threshold" => resign_threshold in SHARE;
     "resign_moves" => resign_moves in 1..=u32::MAX;
     "resign_handicap_share" => resign_handicap_share in SHARE;

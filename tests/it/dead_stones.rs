@@ -342,7 +342,7 @@ fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
         playouts: Some(300),
         ..Overrides::default()
     };
-    let mut player = MctsPlayer::new(Level::Expert, 1, overrides, 7);
+    let mut player = MctsPlayer::new(Level::Expert.rank(), 1, overrides, 7);
     let mut black_moves = Vec::new();
     for _ in 0..10 {
         common::play(&mut game, Color::White, "pass");
@@ -411,7 +411,7 @@ fn the_player_passes_on_the_same_judgement() {
         playouts: Some(300),
         ..Overrides::default()
     };
-    let mut player = MctsPlayer::new(Level::Expert, 1, overrides, 3);
+    let mut player = MctsPlayer::new(Level::Expert.rank(), 1, overrides, 3);
     let choice = player.choose(&game, Color::Black, Mode::Play, &Clock::default());
     assert_eq!(choice, Choice::Move(Move::Pass));
 }
@@ -510,7 +510,7 @@ fn the_player_plays_an_open_race_instead_of_passing() {
         ..Overrides::default()
     };
     for mode in [Mode::Play, Mode::Cleanup, Mode::Regression] {
-        let mut player = MctsPlayer::new(Level::Expert, 1, overrides, 3);
+        let mut player = MctsPlayer::new(Level::Expert.rank(), 1, overrides, 3);
         let choice = player.choose(&game, Color::White, mode, &Clock::default());
         assert_eq!(choice, Choice::Move(common::mv(&game, "F2")), "{mode:?}");
     }
