@@ -85,3 +85,47 @@ hoshi-param rank 2d
 
 26 reg_genmove b
 #? [[A-E][1-5]]
+
+# The fair handicap between hoshi's rank and the opponent's, the weaker taking Black.
+hoshi-handicap
+#! [the opponent's rank is unknown \(hoshi-opponent_rank RANK\)]
+
+40 hoshi-opponent_rank
+#? []
+
+41 boardsize 19
+42 hoshi-rank 7k
+43 hoshi-opponent_rank 12k
+44 hoshi-handicap
+#? [5 0.5]
+
+45 hoshi-opponent_rank 6k
+46 hoshi-handicap
+#? [0 0.5]
+
+47 hoshi-opponent_rank 3d
+48 hoshi-handicap
+#? [9 0.5]
+
+49 hoshi-opponent_rank 7k
+50 hoshi-handicap
+#? [0 6.5]
+
+# (the rules' usual komi: Japanese since line 13)
+55 hoshi-rules french
+56 hoshi-handicap
+#? [0 7.5]
+
+51 boardsize 9
+52 hoshi-opponent_rank 19k
+53 hoshi-handicap
+#? [2 0.5]
+
+54 hoshi-opponent_rank
+#? [19k]
+
+hoshi-opponent_rank 40k
+#! [not a rank: "40k" \(30k to 1k, then 1d to 9d, e.g. 12k or 2d\)]
+
+hoshi-handicap 3
+#! [syntax error]

@@ -57,6 +57,9 @@ pub struct Settings {
     /// Moves at the start of a game drawn by their playouts rather than the best
     /// ([`Overrides::opening_moves`]): self-play's variety. 0 in play.
     pub opening_moves: usize,
+    /// The opponent's rank, when known (`--opponent-rank`, GTP `hoshi-opponent_rank`): what
+    /// the fair handicap is reckoned from.
+    pub opponent_rank: Option<Rank>,
 }
 
 impl Default for Settings {
@@ -77,6 +80,7 @@ impl Default for Settings {
             params: Params::default(),
             net: Some(SharedNet::embedded()),
             opening_moves: 0,
+            opponent_rank: None,
         }
     }
 }
@@ -252,6 +256,11 @@ impl Engine {
     pub fn set_rank(&mut self, rank: Rank) {
         self.settings.rank = rank;
         self.player.set_rank(rank);
+    }
+
+    /// The opponent's rank, for the fair handicap: the player does not change.
+    pub fn set_opponent_rank(&mut self, rank: Rank) {
+        self.settings.opponent_rank = Some(rank);
     }
 
     pub fn set_rules(&mut self, rules: Ruleset) {

@@ -45,6 +45,11 @@ struct Cli {
     #[arg(long, value_parser = parse_rank)]
     rank: Option<Rank>,
 
+    /// The opponent's rank (30k to 9d), for the fair handicap and komi that GTP's
+    /// hoshi-handicap answers (the weaker takes Black); GTP's hoshi-opponent_rank changes it.
+    #[arg(long, value_parser = parse_any_rank)]
+    opponent_rank: Option<Rank>,
+
     /// Rules: french, chinese, japanese, aga, new-zealand, tromp-taylor, cgos. GTP's kgs-rules
     /// and hoshi-rules change them during a session.
     #[arg(long, default_value = "french")]
@@ -135,6 +140,10 @@ enum Subcommand {
     /// writing each move with its search's visits (training data for the networks). The
     /// engine's options (--policy-net, --param, --rules, --threads, --seed) apply.
     Selfplay(hoshi::cmd::selfplay::SelfplayArgs),
+    /// Play the chain of handicap matches between hoshi's ranks (and against engines of
+    /// known rank) that says what a rank means, resuming where it stopped, and print the
+    /// table of results.
+    Calibrate(hoshi::cmd::calibrate::CalibrateArgs),
 }
 
 /// A command-line value that is not a number from 0 to 1 (clap names the option and the
@@ -211,6 +220,7 @@ impl Cli {
             params: self.params(),
             net,
             opening_moves: 0,
+            opponent_rank: self.opponent_rank,
         }
     }
 }
@@ -218,6 +228,11 @@ impl Cli {
 /// `--rank`: a rank hoshi plays.
 fn parse_rank(text: &str) -> Result<Rank, String> {
     player::playable_rank(text).map_err(|e| e.to_string())
+}
+
+/// `--opponent-rank`: any rank.
+fn parse_any_rank(text: &str) -> Result<Rank, String> {
+    text.parse::<Rank>().map_err(|e| e.to_string())
 }
 
 /// Logs to stderr, or to the file given; `RUST_LOG` sets the level (info by default).
@@ -245,6 +260,7 @@ fn main() -> ExitCode {
         Some(Subcommand::Match(args)) => return hoshi::cmd::arena::command(args),
         Some(Subcommand::Analyze(args)) => return hoshi::cmd::review::command(args),
         Some(Subcommand::Dataset(args)) => return hoshi::cmd::dataset::command(args),
+        Some(Subcommand::Calibrate(args)) => return hoshi::cmd::calibrate::command(args),
         Some(Subcommand::Selfplay(_)) | None => {}
     }
     let net = match cli.net() {

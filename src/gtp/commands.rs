@@ -14,6 +14,7 @@ use crate::handicap::HandicapError;
 use crate::parse;
 use crate::player::clock::TimeControl;
 use crate::player::rank::RankError;
+use crate::player::size_class::SizeClass;
 use crate::player::{self, Choice, Level, Mode};
 use crate::rules::Ruleset;
 use crate::score;
@@ -50,6 +51,8 @@ pub enum Failure {
     Param(ParamError),
     /// A rank hoshi does not play (`hoshi-rank`), with the reason.
     Rank(RankError),
+    /// `hoshi-handicap` before the opponent's rank is known.
+    NoOpponentRank,
 }
 
 impl fmt::Display for Failure {
@@ -70,6 +73,9 @@ impl fmt::Display for Failure {
             Failure::NoValueHead => f.write_str("the network has no value head"),
             Failure::Param(why) => write!(f, "{why}"),
             Failure::Rank(why) => write!(f, "{why}"),
+            Failure::NoOpponentRank => {
+                f.write_str("the opponent's rank is unknown (hoshi-opponent_rank RANK)")
+            }
         }
     }
 }
@@ -148,6 +154,8 @@ pub const COMMANDS: &[(&str, Handler)] = &[
     ("hoshi-rules", Plain(hoshi_rules)),
     ("hoshi-level", Plain(hoshi_level)),
     ("hoshi-rank", Plain(hoshi_rank)),
+    ("hoshi-opponent_rank", Plain(hoshi_opponent_rank)),
+    ("hoshi-handicap", Plain(hoshi_handicap)),
     ("hoshi-param", Plain(hoshi_param)),
     ("hoshi-ownership", Plain(hoshi_ownership)),
     ("hoshi-policy", Plain(hoshi_policy)),
@@ -514,6 +522,35 @@ fn hoshi_rank(engine: &mut Engine, args: &[String]) -> Reply {
             Ok(String::new())
         }
     }
+}
+
+/// `hoshi-opponent_rank`: the opponent's rank (empty while unknown), or with an argument
+/// (any rank, 30k to 9d), sets it.
+fn hoshi_opponent_rank(engine: &mut Engine, args: &[String]) -> Reply {
+    match args::optional(args)? {
+        None => Ok(engine
+            .settings()
+            .opponent_rank
+            .map_or(String::new(), |r| r.to_string())),
+        Some(text) => {
+            let rank = text.parse().map_err(Failure::Rank)?;
+            engine.set_opponent_rank(rank);
+            Ok(String::new())
+        }
+    }
+}
+
+/// `hoshi-handicap`: the fair handicap stones and komi between hoshi's rank and the
+/// opponent's on the current board ("4 0.5"; an even game "0" and the rules' usual komi),
+/// the weaker taking Black: what a GUI or a match runner sets up before the game.
+fn hoshi_handicap(engine: &mut Engine, args: &[String]) -> Reply {
+    args::exactly::<0>(args)?;
+    let settings = engine.settings();
+    let theirs = settings.opponent_rank.ok_or(Failure::NoOpponentRank)?;
+    let size = engine.game().size();
+    let fair = SizeClass::of(size).fair_game(settings.rank.above(theirs).unsigned_abs(), size);
+    let komi = fair.komi.unwrap_or(engine.game().rules().default_komi);
+    Ok(format!("{} {komi}", fair.stones))
 }
 
 /// GoGui's parameter dialog: without arguments, one `[type] key value` line per parameter

@@ -11,6 +11,7 @@
 
 use super::rank::Rank;
 use super::strength::{self, Rung};
+use crate::handicap;
 use std::time::Duration;
 
 /// One calibrated board and what the ranks do on it.
@@ -35,6 +36,20 @@ pub struct SizeClass {
     /// otherwise: Sabaki and gogui-twogtp send no clock, and a GUI's user waits for the
     /// move.
     pub expert_time: Duration,
+    /// Ranks a handicap stone makes up on this board ([`SizeClass::fair_game`]): one on
+    /// 19x19, by the definition of a rank; about 2.5 on 13x13 and 6 on 9x9, the estimates
+    /// with "wide support" that Wikipedia's "Go handicaps" gives for small boards (fewer
+    /// moves leave White fewer chances to catch up, so a stone weighs more).
+    pub ranks_per_stone: f64,
+}
+
+/// The handicap of a fair game between players some ranks apart ([`SizeClass::fair_game`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FairGame {
+    /// Handicap stones for the weaker player, who takes Black (0: none).
+    pub stones: usize,
+    /// White's komi; `None` for the rules' usual komi (an even game).
+    pub komi: Option<f64>,
 }
 
 /// The top of every ladder: expert at 1 s a move on one thread gives GNU Go level 10 (7
@@ -86,16 +101,19 @@ impl SizeClass {
             size: 9,
             rungs: &LADDER_9,
             expert_time: Duration::from_secs(1),
+            ranks_per_stone: 6.0,
         },
         SizeClass {
             size: 13,
             rungs: &LADDER_13,
             expert_time: Duration::from_secs(3),
+            ranks_per_stone: 2.5,
         },
         SizeClass {
             size: 19,
             rungs: &LADDER_19,
             expert_time: Duration::from_secs(6),
+            ranks_per_stone: 1.0,
         },
     ];
 
@@ -115,6 +133,33 @@ impl SizeClass {
         strength::rung_for(self.rungs, rank)
     }
 
+    /// The handicap of a fair game on this board between players `ranks` apart: the
+    /// traditional one on 19x19 (the weaker takes Black with as many stones as ranks, komi
+    /// 0.5; one rank apart, no stones and komi 0.5; even, the usual komi), on other boards
+    /// with the ranks first turned into stones ([`SizeClass::ranks_per_stone`], to the
+    /// nearest), never more stones than GTP's fixed handicap places on the board.
+    pub fn fair_game(&self, ranks: u32, board_size: usize) -> FairGame {
+        let stones = (f64::from(ranks) / self.ranks_per_stone).round() as usize;
+        match stones {
+            0 => FairGame {
+                stones: 0,
+                komi: None,
+            },
+            1 => FairGame {
+                stones: 0,
+                komi: Some(0.5),
+            },
+            n => FairGame {
+                // Boards too small for handicap stones give the komi alone.
+                stones: match handicap::max_fixed(board_size) {
+                    0 | 1 => 0,
+                    most => n.min(most),
+                },
+                komi: Some(0.5),
+            },
+        }
+    }
+
     /// The strongest rank on this board: expert's.
     pub fn strongest(&self) -> Rank {
         self.rungs.last().map_or(EXPERT, |r| r.rank)
@@ -132,5 +177,26 @@ mod tests {
         assert_eq!(classes, [9, 9, 9, 9, 13, 13, 13, 13, 19, 19, 19]);
         let seconds = sizes.map(|size| SizeClass::of(size).expert_time.as_secs());
         assert_eq!(seconds, [1, 1, 1, 1, 3, 3, 3, 3, 6, 6, 6]);
+    }
+
+    #[test]
+    fn a_fair_game_gives_a_stone_a_rank_on_19x19_and_fewer_on_small_boards() {
+        let game = |size: usize, ranks: u32| {
+            let fair = SizeClass::of(size).fair_game(ranks, size);
+            (fair.stones, fair.komi)
+        };
+        assert_eq!(game(19, 0), (0, None));
+        assert_eq!(game(19, 1), (0, Some(0.5)));
+        assert_eq!(game(19, 5), (5, Some(0.5)));
+        assert_eq!(game(19, 9), (9, Some(0.5)));
+        assert_eq!(game(19, 14), (9, Some(0.5)), "at most nine stones");
+        assert_eq!(game(13, 1), (0, None));
+        assert_eq!(game(13, 3), (0, Some(0.5)));
+        assert_eq!(game(13, 10), (4, Some(0.5)));
+        assert_eq!(game(9, 3), (0, Some(0.5)));
+        assert_eq!(game(9, 12), (2, Some(0.5)));
+        assert_eq!(game(9, 29), (5, Some(0.5)));
+        assert_eq!(game(7, 29), (4, Some(0.5)), "7x7 places four at most");
+        assert_eq!(game(5, 29), (0, Some(0.5)), "5x5 places none");
     }
 }

@@ -21,6 +21,7 @@ mod long_lines;
 mod params;
 mod policy_net;
 mod random_games;
+mod ranks;
 mod review;
 mod search;
 mod selfplay;
