@@ -348,7 +348,7 @@ mod tests {
             score: 10.0,
         };
         assert_eq!(
-            table(19, &[cell.clone()]).lines().nth(2),
+            table(19, std::slice::from_ref(&cell)).lines().nth(2),
             Some("| 12k | 19x19 | 7k (hoshi) | 5 | 0.5 | 20 | 10 | 29.9% - 70.1% |")
         );
         assert_eq!(
