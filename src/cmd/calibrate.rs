@@ -9,7 +9,7 @@
 //! anywhere resumes where it stopped; after each match the table of all of them is written
 //! to `DIR/calibration.tsv` and printed as Markdown at the end.
 
-use super::arena::{self, stats, MatchArgs};
+use super::arena::{self, stats, Handicap, MatchArgs};
 use crate::parse;
 use crate::player::size_class::SizeClass;
 use crate::player::Rank;
@@ -266,7 +266,7 @@ fn play(
         size: args.board,
         komi: Some(komi),
         rules: Ruleset::FRENCH,
-        handicap: fair.stones,
+        handicap: Handicap::Stones(fair.stones),
         alternate: even,
         max_moves: 1000,
         move_timeout: args.move_timeout,

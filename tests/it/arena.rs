@@ -8,7 +8,7 @@ use crate::common;
 
 use clap::Parser;
 use hoshi::cmd::arena::stats::{elo, wilson, Z95};
-use hoshi::cmd::arena::{self, results, Header, MatchArgs, Played, Row, Summary, Tally};
+use hoshi::cmd::arena::{self, results, Handicap, Header, MatchArgs, Played, Row, Summary, Tally};
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::rules::Ruleset;
@@ -79,7 +79,7 @@ impl Scratch {
             size: 5,
             komi: None,
             rules: Ruleset::FRENCH,
-            handicap: 0,
+            handicap: Handicap::Stones(0),
             alternate: false,
             max_moves: 200,
             move_timeout: Duration::from_secs(10),
@@ -193,7 +193,7 @@ fn every_option_of_the_issue_is_on_the_command_line() {
     );
     assert_eq!(
         (a.games, a.size, a.komi, a.handicap),
-        (20, 9, Some(-0.5), 2)
+        (20, 9, Some(-0.5), Handicap::Stones(2))
     );
     assert_eq!(a.rules, Ruleset::JAPANESE);
     assert!(a.alternate);
@@ -791,7 +791,7 @@ fn handicap_stones_are_sent_and_white_moves_first() {
     let s = Scratch::new("handicap");
     let mut args = s.args(&s.fake("name=alpha"), &s.fake("name=beta"));
     args.size = 7;
-    args.handicap = 2;
+    args.handicap = Handicap::Stones(2);
     args.komi = Some(0.5);
     let summary = run(&args);
     assert_eq!(only_row(&summary).moves, 2);
@@ -995,7 +995,7 @@ fn hoshi_places_a_fixed_handicap_the_referee_agrees_with() {
     let s = Scratch::new("hoshi-handicap");
     let mut args = s.args(&hoshi("--seed 3"), &hoshi("--seed 4"));
     args.size = 7;
-    args.handicap = 3;
+    args.handicap = Handicap::Stones(3);
     args.komi = Some(0.5);
     let row = only_row(&run(&args)).clone();
     assert_fair_ending(&row);

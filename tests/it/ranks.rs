@@ -95,3 +95,41 @@ fn calibration_plays_a_link_with_the_fair_handicap_and_resumes() {
     );
     let _ = fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_fair_match_gives_the_weaker_rank_black_and_its_handicap() {
+    let out = scratch("fair");
+    let hoshi = env!("CARGO_BIN_EXE_hoshi");
+    let engine = |rank: &str, seed: &str| {
+        format!("{hoshi} --rank {rank} --policy-net none --seed {seed}{{game}}")
+    };
+    let run = |black: &str, white: &str| {
+        Command::new(hoshi)
+            .args(["match", "--size", "9", "--games", "1", "--handicap", "fair"])
+            .args(["--black", black, "--white", white])
+            .args(["--out", out.to_str().expect("a UTF-8 path")])
+            .output()
+            .expect("hoshi match runs")
+    };
+    // 20k against 8k: twelve ranks, two stones on 9x9, komi 0.5.
+    let played = run(&engine("20k", "1"), &engine("8k", "2"));
+    assert!(
+        played.status.success(),
+        "{}",
+        String::from_utf8_lossy(&played.stderr)
+    );
+    let sgf = fs::read_to_string(out.join("game-0001.sgf")).expect("a record");
+    assert!(sgf.contains("HA[2]") && sgf.contains("KM[0.5]"), "{sgf}");
+    // The stronger as Black is refused, and so is an engine without a rank.
+    let refused = run(&engine("8k", "3"), &engine("20k", "4"));
+    assert!(!refused.status.success());
+    let why = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        why.contains("the --black engine (8k) is stronger than the --white one (20k)"),
+        "{why}"
+    );
+    let random = format!("{hoshi} --random");
+    let unranked = run(&random, &engine("8k", "5"));
+    assert!(!unranked.status.success());
+    let _ = fs::remove_dir_all(&out);
+}

@@ -41,6 +41,8 @@ pub use stats::Tally;
 
 use crate::parse;
 use crate::player::clock::TimeControl;
+use crate::player::size_class::SizeClass;
+use crate::player::Rank;
 use crate::rules::Ruleset;
 use program::{Fault, Program};
 use progress::MatchProgress;
@@ -107,9 +109,12 @@ pub struct MatchArgs {
     #[arg(long, default_value = "french")]
     pub rules: Ruleset,
 
-    /// Handicap stones for Black: GTP's fixed placement where it exists, else free.
-    #[arg(long, default_value_t = 0)]
-    pub handicap: usize,
+    /// Handicap stones for Black: GTP's fixed placement where it exists, else free; or
+    /// `fair`: the handicap and komi of a fair game between the engines' ranks (both must
+    /// answer hoshi's `hoshi-rank`; the --black engine must be the weaker), by hoshi's
+    /// table for the board (`hoshi-handicap`).
+    #[arg(long, default_value = "0", value_parser = parse_handicap)]
+    pub handicap: Handicap,
 
     /// Swap colours every other game: even-numbered games give Black to the --white engine.
     #[arg(long)]
@@ -155,6 +160,22 @@ pub struct MatchArgs {
     /// Directory for the SGF files, results.tsv and the engines' logs.
     #[arg(long, default_value = "match")]
     pub out: PathBuf,
+}
+
+/// `--handicap`: stones, or a fair game by the engines' ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handicap {
+    Stones(usize),
+    Fair,
+}
+
+fn parse_handicap(text: &str) -> Result<Handicap, String> {
+    if text.eq_ignore_ascii_case("fair") {
+        return Ok(Handicap::Fair);
+    }
+    text.parse()
+        .map(Handicap::Stones)
+        .map_err(|_| format!("not a number of stones nor \"fair\": {text:?}"))
 }
 
 /// A `--clock` that is none of the forms [`parse_clock`] reads (the text given).
@@ -250,12 +271,15 @@ pub enum MatchError {
         white: String,
         players: Box<[String; 2]>,
     },
+    /// `--handicap fair` that cannot be reckoned: why.
+    Fair(String),
 }
 
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MatchError::Settings(why) => write!(f, "{why}"),
+            MatchError::Fair(why) => write!(f, "--handicap fair: {why}"),
             MatchError::CommandLine(why) => write!(f, "{why}"),
             MatchError::File(why) => write!(f, "{why}"),
             MatchError::Engine {
@@ -378,7 +402,10 @@ pub fn command(args: &MatchArgs) -> ExitCode {
 
 /// Runs the match `args` describes, skipping the games already in `DIR/results.tsv`.
 pub fn run(args: &MatchArgs) -> Result<Summary, MatchError> {
-    let plan = Plan::new(args)?;
+    let mut plan = Plan::new(args)?;
+    if args.handicap == Handicap::Fair {
+        plan.make_fair(args)?;
+    }
     let logs = plan.out.join("logs");
     fs::create_dir_all(&logs).map_err(|why| FileError::new("create", &logs, why))?;
     let players = plan.identify()?;
@@ -438,11 +465,15 @@ impl Plan {
     fn new(args: &MatchArgs) -> Result<Plan, MatchError> {
         let komi = args.komi.unwrap_or(args.rules.default_komi);
         let clock = |own: Option<TimeControl>| own.or(args.clock).unwrap_or(TimeControl::Unlimited);
+        let stones = match args.handicap {
+            Handicap::Stones(n) => n,
+            Handicap::Fair => 0,
+        };
         let mut settings = MatchSettings::new(
             usize::from(args.size),
             args.rules,
             komi,
-            args.handicap,
+            stones,
             args.max_moves as usize,
             args.move_timeout,
         )?;
@@ -499,6 +530,23 @@ impl Plan {
 
     /// The engine's name and version, asked of it as it would start for a game 0.
     fn identify_one(&self, engine: usize) -> Result<String, MatchError> {
+        let [name, version] = self.ask_all(engine, ["name", "version"])?;
+        let version = short_version(&version);
+        let name = if name.is_empty() {
+            self.command(engine, 0).join(" ")
+        } else {
+            name
+        };
+        Ok(format!("{name} {version}").trim().replace('\t', " "))
+    }
+
+    /// The answers of `engine`, started as for a game 0, to `commands` (empty where it
+    /// fails one), whitespace runs made single spaces.
+    fn ask_all<const N: usize>(
+        &self,
+        engine: usize,
+        commands: [&str; N],
+    ) -> Result<[String; N], MatchError> {
         let words = &self.command(engine, 0);
         let timeout = self.settings.move_timeout;
         let failed = |fault, on: Option<&str>| MatchError::Engine {
@@ -508,20 +556,61 @@ impl Plan {
         };
         let mut program = Program::start(words, Stdio::null(), timeout, timeout.max(STARTUP))
             .map_err(|fault| failed(fault, None))?;
-        let mut ask = |command: &str| match program.ask(command) {
-            Ok(Ok(text)) => Ok(text.split_whitespace().collect::<Vec<_>>().join(" ")),
-            Ok(Err(_)) => Ok(String::new()),
-            Err(fault) => Err(failed(fault, Some(command))),
-        };
-        let name = ask("name")?;
-        let version = short_version(&ask("version")?);
+        let mut answers: [String; N] = std::array::from_fn(|_| String::new());
+        for (command, answer) in commands.iter().zip(&mut answers) {
+            *answer = match program.ask(command) {
+                Ok(Ok(text)) => text.split_whitespace().collect::<Vec<_>>().join(" "),
+                Ok(Err(_)) => String::new(),
+                Err(fault) => return Err(failed(fault, Some(command))),
+            };
+        }
         program.quit();
-        let name = if name.is_empty() {
-            words.join(" ")
-        } else {
-            name
+        Ok(answers)
+    }
+
+    /// For `--handicap fair`: asks both engines their rank and sets up the fair game
+    /// between them (stones and komi), the --black engine being the weaker.
+    fn make_fair(&mut self, args: &MatchArgs) -> Result<(), MatchError> {
+        let rank = |engine: usize| -> Result<Rank, MatchError> {
+            let [answer] = self.ask_all(engine, ["hoshi-rank"])?;
+            answer.parse::<Rank>().map_err(|_| {
+                let line = self.command(engine, 0).join(" ");
+                MatchError::Fair(format!("{line} does not tell its rank (hoshi-rank)"))
+            })
         };
-        Ok(format!("{name} {version}").trim().replace('\t', " "))
+        let (black, white) = (rank(0)?, rank(1)?);
+        let gap = white.above(black);
+        let size = usize::from(args.size);
+        let fair = SizeClass::of(size).fair_game(gap.unsigned_abs(), size);
+        let even = fair.stones == 0 && fair.komi.is_none();
+        if gap < 0 && !even {
+            return Err(MatchError::Fair(format!(
+                "the --black engine ({black}) is stronger than the --white one ({white}); \
+                 the weaker takes Black"
+            )));
+        }
+        if args.alternate && !even {
+            return Err(MatchError::Fair(format!(
+                "{black} against {white} is not an even game: --alternate would give the \
+                 handicap to the stronger"
+            )));
+        }
+        let komi = fair.komi.unwrap_or(args.rules.default_komi);
+        let clocks = self.settings.clocks;
+        self.settings = MatchSettings::new(
+            size,
+            args.rules,
+            komi,
+            fair.stones,
+            args.max_moves as usize,
+            args.move_timeout,
+        )?;
+        self.settings.clocks = clocks;
+        eprintln!(
+            "hoshi match: {black} against {white} on {size}x{size}: {} stones, komi {komi}",
+            fair.stones
+        );
+        Ok(())
     }
 
     /// Whether White moves first (handicap games).
