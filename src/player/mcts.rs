@@ -309,7 +309,38 @@ impl MctsPlayer {
         } else {
             *streak = 0;
         }
-        *streak >= params.resign_moves
+        if *streak < params.resign_moves {
+            return false;
+        }
+        // A check that finds the game alive starts the streak again.
+        let lost = self.confirms_loss(game, color, result);
+        if !lost {
+            self.hopeless_moves[color.index()] = 0;
+        }
+        lost
+    }
+
+    /// Whether a search of [`Params::resign_check_playouts`] with every move in sight finds
+    /// the game lost too, when the player's own search was smaller.
+    fn confirms_loss(&mut self, game: &Game, color: Color, result: &SearchResult) -> bool {
+        let params = *self.params();
+        let playouts = u64::from(params.resign_check_playouts);
+        if result.playouts >= playouts {
+            return true;
+        }
+        let mut check = Search::new(self.settings.search, self.rng.gen());
+        check.set_komi_shift(0.0);
+        let budget = Budget {
+            playouts: Some(playouts),
+            time: None,
+        };
+        let confirmed = check.run(game, color, budget, &AtomicBool::new(false));
+        log::info!(
+            "resignation checked with {} playouts: {:.1}%",
+            confirmed.playouts,
+            100.0 * confirmed.winrate
+        );
+        confirmed.winrate < params.resign_threshold
     }
 }
 
@@ -643,11 +674,30 @@ mod tests {
         assert_eq!(resigns, [false, false, true]);
     }
 
-    /// Every level resigns by the same rule, beginner too: three hopeless searches in a row.
+    /// A 9x9 game White has lost: Black holds the six lower rows (whole rows 2, 4 and 6,
+    /// and the sides), White has nothing.
+    fn lost_for_white() -> Game {
+        let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        let g = game.board().geometry();
+        let black: Vec<(Point, Color)> = g
+            .points()
+            .filter(|&p| {
+                let v = g.vertex(p);
+                let (col, row) = (usize::from(v.col), usize::from(v.row));
+                // Rows from the bottom, 0-based: Black's rows 2, 4, 6 are 1, 3, 5.
+                row <= 5 && (row % 2 == 1 || col == 0 || col == 8)
+            })
+            .map(|p| (p, Color::Black))
+            .collect();
+        assert!(game.set_position(black, Color::White));
+        game
+    }
+
+    /// Every level resigns by the same rule, beginner too: three hopeless searches in a
+    /// row, in a game that is lost.
     #[test]
     fn every_level_resigns_a_hopeless_game() {
-        let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
-        game.play(Color::Black, Move::Pass).unwrap();
+        let game = lost_for_white();
         for level in Level::ALL {
             let mut player = MctsPlayer::new(level.rank(), 1, Overrides::default(), 1);
             player.overrides.params.resign_threshold = 0.1;
@@ -656,6 +706,25 @@ mod tests {
                 .collect();
             assert_eq!(resigns, [false, false, true], "{level:?}");
         }
+    }
+
+    /// A small search's verdict is checked before resigning: the weakest rank's three
+    /// hopeless searches of 16 playouts on an empty board, which White leads by the komi,
+    /// do not make it resign, nor do they once it has searched enough itself.
+    #[test]
+    fn a_small_search_does_not_resign_a_game_that_is_not_lost() {
+        let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        game.play(Color::Black, Move::Pass).unwrap();
+        let mut player = MctsPlayer::new(Rank::kyu(30), 1, Overrides::default(), 1);
+        let resigns: Vec<bool> = (0..6)
+            .map(|_| player.should_resign(&game, Color::White, &hopeless(16)))
+            .collect();
+        assert_eq!(resigns, [false; 6]);
+        let lost = lost_for_white();
+        let resigns: Vec<bool> = (0..3)
+            .map(|_| player.should_resign(&lost, Color::White, &hopeless(16)))
+            .collect();
+        assert_eq!(resigns, [false, false, true]);
     }
 
     /// One process playing both colors (a GUI's self-play): Black's good searches between

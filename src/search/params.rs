@@ -103,6 +103,11 @@ pub struct Params {
     /// Player: simulations the best move needs before its win rate is trusted for
     /// resigning (or a quarter of the search, for the small budgets of the weaker levels).
     pub resign_min_playouts: u32,
+    /// Player: a resignation decided by a search of fewer playouts than this (the weaker
+    /// ranks' few dozen) is checked first by a search of this many, with every move in
+    /// sight, which must find the game lost too: a weak rank plays weakly, but does not
+    /// give up a game its count would have turned on the word of 16 playouts.
+    pub resign_check_playouts: u32,
     /// Player: how much worse than the search's best a capturing move may look and still
     /// be preferred in cleanup (`kgs-genmove_cleanup`): in a finished game every move wins
     /// (or loses) alike, and what matters then is to take the dead stones off the board.
@@ -147,6 +152,7 @@ impl Default for Params {
             resign_moves: 3,
             resign_handicap_share: 0.4,
             resign_min_playouts: 500,
+            resign_check_playouts: 1_000,
             cleanup_slack: 0.05,
             regression_playouts: 10_000,
             judge_playouts: 256,
@@ -697,6 +703,7 @@ table! {
     "resign_moves" => resign_moves in 1..=u32::MAX;
     "resign_handicap_share" => resign_handicap_share in SHARE;
     "resign_min_playouts" => resign_min_playouts in 0..=u32::MAX;
+    "resign_check_playouts" => resign_check_playouts in 0..=u32::MAX;
     "cleanup_slack" => cleanup_slack in SHARE;
     "regression_playouts" => regression_playouts in 1..=u64::MAX;
     "judge_playouts" => judge_playouts in 1..=u32::MAX;
