@@ -83,10 +83,14 @@ const LADDER_13: [Rung; 8] = [
     Rung::strongest(EXPERT),
 ];
 
+/// 19x19: below beginner the network's choice among a share of the moves, 8 playouts,
+/// drawn at temperature 1. Sight is what sets the weak ranks apart here: at 8 playouts,
+/// 40% of the moves against all of them is more than nine stones, 8 playouts against
+/// beginner's 50 less (docs/benchmarks.md, "Ranks on 19x19").
 const LADDER_19: [Rung; 8] = [
-    Rung::counted(Rank::kyu(30), 8, true, 1.0, 0.05),
-    Rung::counted(Rank::kyu(20), 16, true, 1.0, 0.2),
-    Rung::counted(Rank::kyu(15), 32, true, 1.0, 0.5),
+    Rung::counted(Rank::kyu(30), 8, true, 1.0, 0.22),
+    Rung::counted(Rank::kyu(21), 8, true, 1.0, 0.40),
+    Rung::counted(Rank::kyu(12), 16, true, 1.0, 0.85),
     Rung::counted(BEGINNER, 50, true, 1.0, 1.0),
     Rung::counted(INTERMEDIATE, 100, true, 0.3, 1.0),
     Rung::counted(Rank::kyu(4), 400, true, 0.1, 1.0),

@@ -88,6 +88,10 @@ pub struct Params {
     /// of at least this many stones from an atari, and every capture of such an enemy
     /// chain: a weak player misses a cut, not the atari of a big group.
     pub sight_chain: u32,
+    /// Player: the share of the legal moves the player sees each turn, overriding the
+    /// rank's own (`player::strength`) when above 0: for calibrating the ranks' ladders
+    /// (`hoshi calibrate`) without a rebuild.
+    pub sight: f64,
     /// Player: the win rate under which a move counts as hopeless, towards resigning
     /// (`--resign-threshold`); 0 never resigns. 10% as Leela Zero's default: a search that
     /// sees one chance in ten has usually seen a loss, and [`Params::resign_moves`] in a
@@ -148,6 +152,7 @@ impl Default for Params {
             dynamic_komi: DynamicKomi::default(),
             draw_share: 10,
             sight_chain: 3,
+            sight: 0.0,
             resign_threshold: 0.1,
             resign_moves: 3,
             resign_handicap_share: 0.4,
@@ -699,6 +704,7 @@ table! {
     "dynkomi_end_share" => dynamic_komi.end_share in SHARE;
     "draw_share" => draw_share in 1..=u32::MAX;
     "sight_chain" => sight_chain in 1..=u32::MAX;
+    "sight" => sight in SHARE;
     "resign_threshold" => resign_threshold in SHARE;
     "resign_moves" => resign_moves in 1..=u32::MAX;
     "resign_handicap_share" => resign_handicap_share in SHARE;
