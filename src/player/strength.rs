@@ -214,6 +214,29 @@ mod tests {
         game
     }
 
+    /// A 9x9 game where Black's four stones C3 D3 E3 D4 are in atari (White C2 D2 E2 B3
+    /// F3 C4 E4), saved by D5 only, then the moves `after`.
+    fn atari_shape(after: &[(Color, &str)]) -> Game {
+        let shape = [
+            (Color::Black, "C3"),
+            (Color::White, "C2"),
+            (Color::Black, "D3"),
+            (Color::White, "D2"),
+            (Color::Black, "E3"),
+            (Color::White, "E2"),
+            (Color::Black, "D4"),
+            (Color::White, "B3"),
+            (Color::Black, "J9"),
+            (Color::White, "F3"),
+            (Color::Black, "H9"),
+            (Color::White, "C4"),
+            (Color::Black, "G9"),
+            (Color::White, "E4"),
+        ];
+        let moves: Vec<(Color, &str)> = shape.iter().chain(after).copied().collect();
+        game_with(9, &moves)
+    }
+
     fn names(game: &Game, moves: &[Move]) -> Vec<String> {
         let g = game.board().geometry();
         let mut names: Vec<String> = moves.iter().map(|&mv| g.move_name(mv)).collect();
@@ -241,27 +264,7 @@ mod tests {
 
     #[test]
     fn nobody_misses_the_atari_of_a_big_chain_nor_looks_at_a_lonely_edge() {
-        // Black's four stones C3 D3 E3 D4 in atari (White C2 D2 E2 B3 F3 C4 E4), saved by
-        // D5.
-        let game = game_with(
-            9,
-            &[
-                (Color::Black, "C3"),
-                (Color::White, "C2"),
-                (Color::Black, "D3"),
-                (Color::White, "D2"),
-                (Color::Black, "E3"),
-                (Color::White, "E2"),
-                (Color::Black, "D4"),
-                (Color::White, "B3"),
-                (Color::Black, "J9"),
-                (Color::White, "F3"),
-                (Color::Black, "H9"),
-                (Color::White, "C4"),
-                (Color::Black, "G9"),
-                (Color::White, "E4"),
-            ],
-        );
+        let game = atari_shape(&[]);
         let mut rng = SmallRng::seed_from_u64(5);
         for _ in 0..50 {
             let seen = seen_moves(&game, Color::Black, 0.0, 3, &mut rng).expect("limited");
@@ -290,26 +293,7 @@ mod tests {
     #[test]
     fn the_capture_of_a_big_enemy_chain_in_atari_is_always_seen() {
         // The same shape, White to play: D5 takes four stones.
-        let game = game_with(
-            9,
-            &[
-                (Color::Black, "C3"),
-                (Color::White, "C2"),
-                (Color::Black, "D3"),
-                (Color::White, "D2"),
-                (Color::Black, "E3"),
-                (Color::White, "E2"),
-                (Color::Black, "D4"),
-                (Color::White, "B3"),
-                (Color::Black, "J9"),
-                (Color::White, "F3"),
-                (Color::Black, "H9"),
-                (Color::White, "C4"),
-                (Color::Black, "G9"),
-                (Color::White, "E4"),
-                (Color::Black, "A9"),
-            ],
-        );
+        let game = atari_shape(&[(Color::Black, "A9")]);
         let mut rng = SmallRng::seed_from_u64(9);
         for _ in 0..50 {
             let seen = seen_moves(&game, Color::White, 0.0, 3, &mut rng).expect("limited");
