@@ -5,6 +5,13 @@
 //!
 //!     cargo run --release --example predict -- --games go-games/Tom
 //!     cargo run --release --example predict -- --games go-games/Tom --net other.hnet --max-games 100
+//!     cargo run --release --example predict -- --games go-games/Tom --max-games 50 --rank 30k --rank 10k
+//!
+//! With `--rank R` (repeatable) the player at that rank (`hoshi --rank R`, one thread, the
+//! network given) chooses a move in each position too, as it would in a game (its sight,
+//! playouts and temperature): its top-1 agreement with the strong player should fall as the
+//! rank falls, if weak ranks are weak the way people are and not at random. Top-5 means
+//! nothing for one chosen move and is not shown for them.
 //!
 //! Each predictor ranks the legal moves: the network by probability, the priors by their
 //! virtual wins (what analysis shows as `prior`), the playout policy by how often it picks a
@@ -15,6 +22,10 @@ use hoshi::cmd::dataset::{self, Tally, PHASES};
 use hoshi::coord::{Color, Move, Point};
 use hoshi::game::Game;
 use hoshi::net::{features, Evaluator, PolicyNet, SharedNet};
+use hoshi::player::clock::Clock;
+use hoshi::player::mcts::Overrides;
+use hoshi::player::rank::RankError;
+use hoshi::player::{Choice, MctsPlayer, Mode, Player, Rank};
 use hoshi::search::playout::{self, Forbidden, PlayoutPolicy};
 use hoshi::search::priors::Priors;
 use hoshi::search::PriorWeights;
@@ -30,6 +41,7 @@ struct Options {
     max_games: usize,
     samples: usize,
     held_out_every: u32,
+    ranks: Vec<Rank>,
 }
 
 fn options() -> Result<Options, String> {
@@ -39,6 +51,7 @@ fn options() -> Result<Options, String> {
         max_games: usize::MAX,
         samples: 64,
         held_out_every: 100,
+        ranks: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -51,6 +64,9 @@ fn options() -> Result<Options, String> {
             "--held-out-every" => {
                 o.held_out_every = value()?.parse().map_err(|_| "--held-out-every N")?
             }
+            "--rank" => o
+                .ranks
+                .push(value()?.parse().map_err(|e: RankError| e.to_string())?),
             _ => return Err(format!("unknown argument {flag}")),
         }
     }
@@ -117,11 +133,22 @@ fn main() -> ExitCode {
     let mut evaluator = Evaluator::new(&net, size);
     let weights = PriorWeights::default();
     let mut rng = SmallRng::seed_from_u64(1);
+    let names: Vec<String> = o.ranks.iter().map(|r| format!("rank {r}")).collect();
     let mut hits: HashMap<&str, [Hits; 3]> = HashMap::new();
     let mut probabilities = vec![0.0; size * size];
     let mut recent = Vec::new();
     let mut tally = Tally::default();
     let mut played_games = 0;
+    let overrides = Overrides {
+        net: Some(net.clone()),
+        ..Overrides::default()
+    };
+    let mut players: Vec<MctsPlayer> = o
+        .ranks
+        .iter()
+        .map(|&rank| MctsPlayer::new(rank, 1, overrides, 1))
+        .collect();
+    let clock = Clock::default();
     for record in held_out {
         played_games += 1;
         let _ = dataset::replay(
@@ -145,11 +172,22 @@ fn main() -> ExitCode {
                 hits.entry("hand-made priors").or_default()[phase].add(&by_priors, played);
                 let by_playouts = playout_scores(game, color, &legal, o.samples, &mut rng);
                 hits.entry("playout policy").or_default()[phase].add(&by_playouts, played);
+                for (player, name) in players.iter_mut().zip(&names) {
+                    let chosen = match player.choose(game, color, Mode::Play, &clock) {
+                        Choice::Move(Move::Play(p)) => Some(p),
+                        _ => None,
+                    };
+                    let scores: Vec<(Point, f64)> = legal
+                        .iter()
+                        .map(|&p| (p, f64::from(u8::from(Some(p) == chosen))))
+                        .collect();
+                    hits.entry(name.as_str()).or_default()[phase].add(&scores, played);
+                }
                 Ok(())
             },
         );
     }
-    report(&hits, played_games);
+    report(&hits, &names, played_games);
     ExitCode::SUCCESS
 }
 
@@ -193,13 +231,14 @@ fn playout_scores(
         .collect()
 }
 
-fn report(hits: &HashMap<&str, [Hits; 3]>, games: usize) {
+fn report(hits: &HashMap<&str, [Hits; 3]>, ranks: &[String], games: usize) {
     println!("{games} held-out games");
     println!(
         "{:<18} {:>9} {:>7} {:>7}   top-1 by phase",
         "predictor", "positions", "top-1", "top-5"
     );
-    for name in ["policy network", "hand-made priors", "playout policy"] {
+    let fixed = ["policy network", "hand-made priors", "playout policy"];
+    for name in fixed.into_iter().chain(ranks.iter().map(String::as_str)) {
         let Some(phases) = hits.get(name) else {
             continue;
         };
@@ -214,12 +253,17 @@ fn report(hits: &HashMap<&str, [Hits; 3]>, games: usize) {
             .zip(PHASES)
             .map(|(h, (_, _, label))| format!("{label} {:.1}%", share(h.top1, h.positions)))
             .collect();
+        let top5 = if ranks.iter().any(|r| r == name) {
+            "-".to_string()
+        } else {
+            format!("{:.1}%", share(total.top5, total.positions))
+        };
         println!(
-            "{:<18} {:>9} {:>6.1}% {:>6.1}%   {}",
+            "{:<18} {:>9} {:>6.1}% {:>7}   {}",
             name,
             total.positions,
             share(total.top1, total.positions),
-            share(total.top5, total.positions),
+            top5,
             by_phase.join(", ")
         );
     }
