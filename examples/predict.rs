@@ -140,7 +140,7 @@ fn main() -> ExitCode {
     let mut tally = Tally::default();
     let mut played_games = 0;
     let overrides = Overrides {
-        net: Some(net.clone()),
+        net: Some(net),
         ..Overrides::default()
     };
     let mut players: Vec<MctsPlayer> = o
