@@ -363,9 +363,37 @@ fn passing_wins(game: &Game, color: Color, params: &Params) -> bool {
 }
 
 /// A pass, unless a race on the board goes to whoever plays first: then the move that wins
-/// it for `color` ([`judge::race_move`]), since passing would give it to the opponent.
+/// it for `color` ([`judge::race_move`]), since passing would give it to the opponent; nor
+/// while a chain is in atari that `color` can save or take ([`atari_move`]).
 fn pass_or_race(game: &Game, color: Color) -> Move {
-    judge::race_move(game, color).unwrap_or(Move::Pass)
+    judge::race_move(game, color)
+        .or_else(|| atari_move(game, color))
+        .unwrap_or(Move::Pass)
+}
+
+/// A move for a chain in atari, if there is one to play: saving the biggest of `color`'s
+/// own that can escape, else taking the opponent's biggest. No player passes with a group
+/// in atari, whatever his rank: taking it costs nothing (a point at most under territory
+/// scoring, for the stones gained), and leaving his own to be taken loses it.
+fn atari_move(game: &Game, color: Color) -> Option<Move> {
+    let board = game.board();
+    let biggest = |points: Vec<(usize, Point)>| {
+        points
+            .into_iter()
+            .filter(|&(_, p)| game.is_legal(color, Move::Play(p)))
+            .max_by_key(|&(stones, _)| stones)
+            .map(|(_, p)| Move::Play(p))
+    };
+    let mut escapes = Vec::new();
+    for chain in board.chains_in_atari(color) {
+        board.atari_escapes(chain, |p| escapes.push((board.chain_len(chain), p)));
+    }
+    let captures = board
+        .chains_in_atari(color.opponent())
+        .into_iter()
+        .filter_map(|chain| Some((board.chain_len(chain), board.atari_liberty(chain)?)))
+        .collect();
+    biggest(escapes).or_else(|| biggest(captures))
 }
 
 /// The points where `color` should play to take the opponent's dead stones off the board
@@ -498,8 +526,12 @@ impl Player for MctsPlayer {
             100.0 * result.search_winrate
         );
         let resign = mode == Mode::Play && self.should_resign(game, color, &result);
+        // An atari of a big chain is answered with the search's best move, never a draw:
+        // weak players miss much, not that.
+        let big_chain = self.params().sight_chain as usize;
+        let threatened = strength::saving_moves(game.board(), color, big_chain).is_some();
         let temperature = self.temperature(game.move_number());
-        let mut mv = if temperature > 0.0 && mode != Mode::Regression {
+        let mut mv = if temperature > 0.0 && mode != Mode::Regression && !threatened {
             self.draw(&result, temperature)
         } else {
             result.best
@@ -675,6 +707,36 @@ mod tests {
             .map(|_| player.should_resign(&even, Color::White, &hopeless(5_000)))
             .collect();
         assert_eq!(resigns, [false, false, true]);
+    }
+
+    /// A player who may pass does not while a chain is in atari: it takes White's stone
+    /// in atari in its own area, and saves its own stone in atari before that.
+    #[test]
+    fn no_pass_while_a_chain_is_in_atari() {
+        let mut game = lost_for_white();
+        let g = game.board().geometry();
+        let at = |v: &str| g.parse_point(v).expect("a vertex");
+        // White's B3 sits in Black's area, in atari (B2, B4, A3... Black's; C3 empty).
+        let mut stones: Vec<(Point, Color)> = g
+            .points()
+            .filter_map(|p| game.board().color_at(p).map(|c| (p, c)))
+            .collect();
+        stones.retain(|&(p, _)| p != at("B3"));
+        stones.push((at("B3"), Color::White));
+        assert!(game.set_position(stones.clone(), Color::Black));
+        assert_eq!(game.board().liberty_count(at("B3")), 1);
+        assert_eq!(pass_or_race(&game, Color::Black), Move::Play(at("C3")));
+        // A black stone of its own in atari at E8 (White D8, F8, E9), saved by E7, which
+        // joins Black's wall: saving comes before taking.
+        stones.extend([
+            (at("E8"), Color::Black),
+            (at("D8"), Color::White),
+            (at("F8"), Color::White),
+            (at("E9"), Color::White),
+        ]);
+        assert!(game.set_position(stones, Color::Black));
+        assert_eq!(game.board().liberty_count(at("E8")), 1);
+        assert_eq!(pass_or_race(&game, Color::Black), Move::Play(at("E7")));
     }
 
     /// A 9x9 game White has lost: Black holds the six lower rows (whole rows 2, 4 and 6,

@@ -139,15 +139,23 @@ pub fn seen_moves(
     Some(seen.into_iter().map(Move::Play).collect())
 }
 
-/// The moves no player misses: saving one of `color`'s chains of at least `big_chain`
-/// stones from an atari, and capturing an enemy chain of that size in atari.
-fn must_see(board: &Board, color: Color, big_chain: usize) -> Vec<Point> {
+/// The moves that save one of `color`'s chains of at least `big_chain` stones from an
+/// atari, if it has such a chain that can be saved: a move every rank sees and, when the
+/// search finds one the best, plays rather than drawing at a temperature.
+pub fn saving_moves(board: &Board, color: Color, big_chain: usize) -> Option<Vec<Point>> {
     let mut points = Vec::new();
     for chain in board.chains_in_atari(color) {
         if board.chain_len(chain) >= big_chain {
             board.atari_escapes(chain, |p| points.push(p));
         }
     }
+    (!points.is_empty()).then_some(points)
+}
+
+/// The moves no player misses: saving one of `color`'s chains of at least `big_chain`
+/// stones from an atari, and capturing an enemy chain of that size in atari.
+fn must_see(board: &Board, color: Color, big_chain: usize) -> Vec<Point> {
+    let mut points = saving_moves(board, color, big_chain).unwrap_or_default();
     for chain in board.chains_in_atari(color.opponent()) {
         if board.chain_len(chain) >= big_chain {
             points.extend(board.atari_liberty(chain));

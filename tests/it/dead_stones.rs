@@ -395,8 +395,10 @@ fn cleanup_captures_under_tromp_taylor_too() {
 }
 
 /// Passing uses the same judgement: in the ko position above, once White passes, Black
-/// passes too, since with White's corner group dead he wins by 1.5 (counted with that group
-/// alive, as playouts alone see it, White would win by 18.5 and Black would play on).
+/// would pass too, since with White's corner group dead he wins by 1.5 (counted with that
+/// group alive, as playouts alone see it, White would win by 18.5 and Black would play on).
+/// But no player passes while a chain is in atari that he can take: Black takes the ko at
+/// G1, which costs nothing under area scoring and settles what the count assumed.
 #[test]
 fn the_player_passes_on_the_same_judgement() {
     use hoshi::coord::Move;
@@ -413,7 +415,8 @@ fn the_player_passes_on_the_same_judgement() {
     };
     let mut player = MctsPlayer::new(Level::Expert.rank(), 1, overrides, 3);
     let choice = player.choose(&game, Color::Black, Mode::Play, &Clock::default());
-    assert_eq!(choice, Choice::Move(Move::Pass));
+    let g1 = common::point(&game, "G1");
+    assert_eq!(choice, Choice::Move(Move::Play(g1)));
 }
 
 /// The last position of a 9x9 game hoshi (White) lost to KataGo, White to play, Black
