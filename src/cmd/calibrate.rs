@@ -55,6 +55,11 @@ pub struct CalibrateArgs {
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub hoshi_options: String,
 
+    /// A number put before every engine's seed, so that a second run of the same links
+    /// plays other games [default: none].
+    #[arg(long)]
+    pub seed: Option<u32>,
+
     /// The hoshi to calibrate [default: this program].
     #[arg(long)]
     pub hoshi: Option<PathBuf>,
@@ -188,9 +193,10 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<Cell>, String> {
         None => std::env::current_exe().map_err(|e| format!("cannot find hoshi itself: {e}"))?,
     };
     let hoshi = hoshi.display().to_string();
-    let player = |rank: Rank, seed: u32| {
+    let prefix = args.seed.map_or(String::new(), |s| s.to_string());
+    let player = |rank: Rank, side: u32| {
         format!(
-            "{hoshi} --rank {rank} --threads 1 --seed {seed}{{game}} {}",
+            "{hoshi} --rank {rank} --threads 1 --seed {prefix}{side}{{game}} {}",
             args.hoshi_options
         )
     };
