@@ -529,9 +529,9 @@ impl Player for MctsPlayer {
         // An atari of a big chain is answered with the search's best move, never a draw:
         // weak players miss much, not that.
         let big_chain = self.params().sight_chain as usize;
-        let threatened = strength::saving_moves(game.board(), color, big_chain).is_some();
+        let threatened = || strength::saving_moves(game.board(), color, big_chain).is_some();
         let temperature = self.temperature(game.move_number());
-        let mut mv = if temperature > 0.0 && mode != Mode::Regression && !threatened {
+        let mut mv = if temperature > 0.0 && mode != Mode::Regression && !threatened() {
             self.draw(&result, temperature)
         } else {
             result.best
