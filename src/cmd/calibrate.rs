@@ -257,8 +257,8 @@ fn play(
     let board = usize::from(args.board);
     let gap = ours.0.above(theirs.0);
     let fair = SizeClass::of(board).fair_game(gap.unsigned_abs(), board);
-    let komi = fair.komi.unwrap_or(Ruleset::FRENCH.default_komi);
-    let even = fair.stones == 0 && fair.komi.is_none();
+    let komi = fair.komi_or(Ruleset::FRENCH.default_komi);
+    let even = fair.is_even();
     // The weaker is Black; in an even game colours alternate from hoshi's rank as Black.
     let ([black, white], hoshi_black) = if gap <= 0 || even {
         ([ours.1.clone(), theirs.1.clone()], true)

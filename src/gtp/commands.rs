@@ -549,7 +549,7 @@ fn hoshi_handicap(engine: &mut Engine, args: &[String]) -> Reply {
     let theirs = settings.opponent_rank.ok_or(Failure::NoOpponentRank)?;
     let size = engine.game().size();
     let fair = SizeClass::of(size).fair_game(settings.rank.above(theirs).unsigned_abs(), size);
-    let komi = fair.komi.unwrap_or(engine.game().rules().default_komi);
+    let komi = fair.komi_or(engine.game().rules().default_komi);
     Ok(format!("{} {komi}", fair.stones))
 }
 

@@ -52,6 +52,18 @@ pub struct FairGame {
     pub komi: Option<f64>,
 }
 
+impl FairGame {
+    /// Whether the players are even: no stones, the usual komi, colours free.
+    pub fn is_even(&self) -> bool {
+        self.stones == 0 && self.komi.is_none()
+    }
+
+    /// White's komi, `usual` (the rules') in an even game.
+    pub fn komi_or(&self, usual: f64) -> f64 {
+        self.komi.unwrap_or(usual)
+    }
+}
+
 /// The top of every ladder: expert at 1 s a move on one thread gives GNU Go level 10 (7
 /// kyu) seven stones on 19x19 and wins half (docs/benchmarks.md, "Levels on every size").
 pub const EXPERT: Rank = Rank::dan(1);

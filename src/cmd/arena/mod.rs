@@ -582,7 +582,7 @@ impl Plan {
         let gap = white.above(black);
         let size = usize::from(args.size);
         let fair = SizeClass::of(size).fair_game(gap.unsigned_abs(), size);
-        let even = fair.stones == 0 && fair.komi.is_none();
+        let even = fair.is_even();
         if gap < 0 && !even {
             return Err(MatchError::Fair(format!(
                 "the --black engine ({black}) is stronger than the --white one ({white}); \
@@ -595,7 +595,7 @@ impl Plan {
                  handicap to the stronger"
             )));
         }
-        let komi = fair.komi.unwrap_or(args.rules.default_komi);
+        let komi = fair.komi_or(args.rules.default_komi);
         let clocks = self.settings.clocks;
         self.settings = MatchSettings::new(
             size,
