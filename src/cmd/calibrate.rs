@@ -104,7 +104,7 @@ fn parse_anchor(text: &str) -> Result<(Rank, String), String> {
 pub fn default_links(board: usize) -> Vec<(Rank, Rank)> {
     let k = Rank::kyu;
     let pairs: &[(i32, i32)] = match SizeClass::of(board).size {
-        9 => &[(30, 18), (18, 6), (24, 18), (12, 6), (7, 0)],
+        9 => &[(25, 19), (19, 13), (13, 7), (7, 1), (19, 7)],
         13 => &[(30, 20), (20, 10), (10, 5), (12, 10), (5, 0)],
         _ => &[(30, 21), (21, 12), (12, 7), (7, 0), (12, 10), (7, 6)],
     };

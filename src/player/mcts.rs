@@ -35,6 +35,8 @@ pub struct LevelSettings {
     pub network: bool,
     /// The share of the legal moves the player sees each turn ([`strength::seen_moves`]).
     pub sight: f64,
+    /// Above 0, the points the player gives away a move ([`strength::losing_move`]).
+    pub point_loss: f64,
 }
 
 impl LevelSettings {
@@ -64,6 +66,7 @@ impl LevelSettings {
             temperature: rung.temperature,
             network: rung.network,
             sight: rung.sight,
+            point_loss: rung.point_loss,
         }
     }
 }
@@ -130,6 +133,9 @@ impl MctsPlayer {
         settings.search.params = overrides.params;
         if overrides.params.sight > 0.0 {
             settings.sight = overrides.params.sight;
+        }
+        if overrides.params.point_loss > 0.0 {
+            settings.point_loss = overrides.params.point_loss;
         }
         settings.search.net = overrides.net.filter(|_| settings.network);
         if let Some(bytes) = overrides.max_memory {
@@ -531,7 +537,11 @@ impl Player for MctsPlayer {
         let big_chain = self.params().sight_chain as usize;
         let threatened = || strength::saving_moves(game.board(), color, big_chain).is_some();
         let temperature = self.temperature(game.move_number());
-        let mut mv = if temperature > 0.0 && mode != Mode::Regression && !threatened() {
+        let loss = self.settings.point_loss;
+        let free = mode != Mode::Regression && !threatened();
+        let mut mv = if loss > 0.0 && free {
+            strength::losing_move(&result, loss, self.params().draw_share).unwrap_or(result.best)
+        } else if temperature > 0.0 && free {
             self.draw(&result, temperature)
         } else {
             result.best
@@ -592,34 +602,35 @@ mod tests {
     #[test]
     fn levels_keep_their_calibrated_settings_on_every_size() {
         for size in [2, 9, 11, 12, 13, 16, 17, 19, 25] {
-            let [(b, b_net), (i, i_net)] = match SizeClass::of(size).size {
-                9 => [(400, false), (1_000, false)],
-                13 => [(400, false), (2_000, false)],
-                _ => [(50, true), (100, true)],
+            // (playouts, network, temperature, point loss) of beginner and intermediate
+            let [b, i] = match SizeClass::of(size).size {
+                9 => [(1_000, false, 0.0, 0.3), (1_000, false, 0.3, 0.0)],
+                13 => [(400, false, 1.0, 0.0), (2_000, false, 0.3, 0.0)],
+                _ => [(50, true, 1.0, 0.0), (100, true, 0.3, 0.0)],
             };
-            let beginner = LevelSettings::of(Level::Beginner.rank(), size, 4);
-            let intermediate = LevelSettings::of(Level::Intermediate.rank(), size, 4);
-            assert_eq!(
-                (beginner.playouts, beginner.network, beginner.temperature),
-                (Some(b), b_net, 1.0)
-            );
-            assert_eq!(
-                (intermediate.playouts, intermediate.network),
-                (Some(i), i_net)
-            );
-            assert_eq!(intermediate.temperature, 0.3);
-            assert_eq!((beginner.sight, intermediate.sight), (1.0, 1.0));
-            assert_eq!(beginner.search.threads, 1);
+            for (level, (playouts, network, temperature, loss)) in
+                [(Level::Beginner, b), (Level::Intermediate, i)]
+            {
+                let settings = LevelSettings::of(level.rank(), size, 4);
+                assert_eq!(
+                    (settings.playouts, settings.network, settings.temperature),
+                    (Some(playouts), network, temperature),
+                    "{level:?} on {size}x{size}"
+                );
+                assert_eq!((settings.point_loss, settings.sight), (loss, 1.0));
+                assert_eq!(settings.search.threads, 1);
+            }
             let expert = LevelSettings::of(Level::Expert.rank(), size, 4);
             assert_eq!((expert.playouts, expert.timed), (None, true));
             assert_eq!((expert.search.threads, expert.temperature), (4, 0.0));
+            assert_eq!(expert.point_loss, 0.0);
         }
     }
 
-    /// Ranks under the levels read fewer playouts and see fewer moves, the weaker the
-    /// fewer; a rank above expert's plays as expert.
+    /// Ranks under the levels read fewer playouts, see fewer moves or give away more points
+    /// a move, the weaker the more; a rank above expert's plays as expert.
     #[test]
-    fn weaker_ranks_search_less_and_see_less() {
+    fn weaker_ranks_search_less_see_less_or_lose_more() {
         for size in [9, 13, 19] {
             let settings: Vec<LevelSettings> = (10..=30)
                 .rev()
@@ -627,10 +638,19 @@ mod tests {
                 .collect();
             for pair in settings.windows(2) {
                 let (weaker, stronger) = (pair[0], pair[1]);
-                assert!(weaker.playouts < stronger.playouts || weaker.sight < stronger.sight);
+                assert!(
+                    weaker.playouts < stronger.playouts
+                        || weaker.sight < stronger.sight
+                        || weaker.point_loss > stronger.point_loss
+                );
                 assert!(weaker.playouts <= stronger.playouts && weaker.sight <= stronger.sight);
+                assert!(weaker.point_loss >= stronger.point_loss);
             }
-            assert!(settings[0].sight <= 0.5, "30k sees some of the moves");
+            let weakest = settings[0];
+            assert!(
+                weakest.sight <= 0.5 || weakest.point_loss >= 5.0,
+                "{size}: {weakest:?}"
+            );
             let top = LevelSettings::of(Rank::dan(5), size, 4);
             assert_eq!(top, LevelSettings::of(Level::Expert.rank(), size, 4));
         }

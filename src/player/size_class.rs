@@ -73,18 +73,20 @@ pub const BEGINNER: Rank = Rank::kyu(10);
 /// Intermediate's rank: 11 of 20 against GNU Go level 10 on 19x19.
 pub const INTERMEDIATE: Rank = Rank::kyu(7);
 
-/// 9x9 and 13x13: below beginner fewer playouts and a narrower sight, without the
-/// network. 30k's sight is the least that beats a random player every game (at 16
-/// playouts, 30% of the moves on 9x9 won 17 of 20, 50% all 20; on 13x13 30% won 20 of 20,
-/// 7% 11 of 20: docs/benchmarks.md, "Ranks: a first calibration").
+/// 9x9: every rank up to intermediate searches 1,000 playouts without the network, and
+/// the weaker ones give away points a move ([`Rung::point_loss`]) rather than see less or
+/// draw at a temperature: a steady loss keeps a head start, so that a stone means on this
+/// board what the table says (docs/design.md, "Ranks"). Each rung of 25k to 7k takes one
+/// stone (Black, komi 0.5) from the rung six ranks up and wins about half; 30k loses to
+/// 25k and beats random moves (docs/benchmarks.md, "Ranks on 9x9 and 13x13").
 const LADDER_9: [Rung; 8] = [
-    Rung::counted(Rank::kyu(30), 16, false, 1.0, 0.5),
-    Rung::counted(Rank::kyu(20), 50, false, 1.0, 0.7),
-    Rung::counted(Rank::kyu(15), 150, false, 1.0, 0.85),
-    Rung::counted(BEGINNER, 400, false, 1.0, 1.0),
+    Rung::counted(Rank::kyu(30), 1_000, false, 0.0, 1.0).losing(8.0),
+    Rung::counted(Rank::kyu(25), 1_000, false, 0.0, 1.0).losing(1.8),
+    Rung::counted(Rank::kyu(19), 1_000, false, 0.0, 1.0).losing(1.0),
+    Rung::counted(Rank::kyu(13), 1_000, false, 0.0, 1.0).losing(0.6),
+    Rung::counted(BEGINNER, 1_000, false, 0.0, 1.0).losing(0.3),
     Rung::counted(INTERMEDIATE, 1_000, false, 0.3, 1.0),
-    Rung::counted(Rank::kyu(4), 4_000, false, 0.1, 1.0),
-    Rung::counted(Rank::kyu(1), 12_000, false, 0.0, 1.0),
+    Rung::counted(Rank::kyu(1), 1_600, false, 0.2, 1.0),
     Rung::strongest(EXPERT),
 ];
 

@@ -16,6 +16,7 @@ use super::rank::Rank;
 use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
+use crate::search::SearchResult;
 use rand::Rng;
 
 /// One calibrated strength on a board's ladder.
@@ -33,6 +34,9 @@ pub struct Rung {
     /// The share of the legal moves the player sees each turn (1: all), see
     /// [`seen_moves`].
     pub sight: f64,
+    /// Above 0, the move is the one that gives away about this many points by the search's
+    /// count ([`losing_move`]) rather than the best or a draw at the temperature.
+    pub point_loss: f64,
 }
 
 impl Rung {
@@ -50,6 +54,15 @@ impl Rung {
             network,
             temperature,
             sight,
+            point_loss: 0.0,
+        }
+    }
+
+    /// This rung giving away `points` a move ([`Rung::point_loss`]).
+    pub const fn losing(self, points: f64) -> Rung {
+        Rung {
+            point_loss: points,
+            ..self
         }
     }
 
@@ -61,13 +74,14 @@ impl Rung {
             network: true,
             temperature: 0.0,
             sight: 1.0,
+            point_loss: 0.0,
         }
     }
 }
 
 /// The settings of `rank` on a ladder (rungs from the weakest, at least one): those of the
 /// highest rung at or below it (the lowest, below every rung; the highest, above), with
-/// playouts, temperature and sight taken part of the way to the next rung when both count
+/// playouts, temperature, sight and point loss taken part of the way to the next rung when both count
 /// playouts the same way (with or without the network): playouts geometrically, since
 /// strength grows with their logarithm, the others linearly.
 pub fn rung_for(rungs: &[Rung], rank: Rank) -> Rung {
@@ -85,6 +99,7 @@ pub fn rung_for(rungs: &[Rung], rank: Rank) -> Rung {
         rung.playouts = Some((a.ln() + t * (b.ln() - a.ln())).exp().round() as u64);
         rung.temperature = low.temperature + t * (high.temperature - low.temperature);
         rung.sight = low.sight + t * (high.sight - low.sight);
+        rung.point_loss = low.point_loss + t * (high.point_loss - low.point_loss);
     }
     rung
 }
@@ -139,6 +154,30 @@ pub fn seen_moves(
     Some(seen.into_iter().map(Move::Play).collect())
 }
 
+/// The move that gives away about `loss` points by the search's count: among the moves the
+/// search played through at least 1/`share` as often as its best one (a pass only when it
+/// is the best), the one whose score falls short of the best move's by the nearest to
+/// `loss`. A player who loses a steady few points a move keeps a head start as a person
+/// does, where one who blunders at random throws a handicap away with a group; so a
+/// handicap stone is worth to it what it is worth between people. `None` without a
+/// candidate.
+pub fn losing_move(result: &SearchResult, loss: f64, share: u32) -> Option<Move> {
+    let best = result.candidates.first()?;
+    let floor = (best.visits / share.max(1)).max(1);
+    result
+        .candidates
+        .iter()
+        .filter(|c| c.visits >= floor && (c.mv != Move::Pass || c.mv == best.mv))
+        .map(|c| {
+            (
+                c.mv,
+                ((best.score_lead - c.score_lead).max(0.0) - loss).abs(),
+            )
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(mv, _)| mv)
+}
+
 /// The moves that save one of `color`'s chains of at least `big_chain` stones from an
 /// atari, if it has such a chain that can be saved: a move every rank sees and, when the
 /// search finds one the best, plays rather than drawing at a temperature.
@@ -186,7 +225,7 @@ mod tests {
     use rand::SeedableRng;
 
     const LADDER: [Rung; 4] = [
-        Rung::counted(Rank::kyu(30), 10, false, 1.0, 0.1),
+        Rung::counted(Rank::kyu(30), 10, false, 1.0, 0.1).losing(4.0),
         Rung::counted(Rank::kyu(20), 1_000, false, 0.0, 0.5),
         Rung::counted(Rank::kyu(10), 100, true, 0.0, 1.0),
         Rung::strongest(Rank::dan(1)),
@@ -202,6 +241,7 @@ mod tests {
             (middle.temperature, middle.sight),
             (0.5, 0.30000000000000004)
         );
+        assert_eq!(middle.point_loss, 2.0, "linear");
         assert_eq!(middle.rank, Rank::kyu(25));
         // Between rungs that search differently, the lower rung's settings.
         let mixed = rung_for(&LADDER, Rank::kyu(15));
@@ -210,6 +250,61 @@ mod tests {
         assert_eq!(rung_for(&LADDER, Rank::kyu(1)).playouts, Some(100));
         assert_eq!(rung_for(&LADDER, Rank::dan(1)).playouts, None);
         assert_eq!(rung_for(&LADDER, Rank::dan(5)).playouts, None);
+    }
+
+    /// A search's result whose candidates are (move, visits, score lead), most visited
+    /// first.
+    fn result_of(candidates: &[(Move, u32, f64)]) -> SearchResult {
+        let infos: Vec<crate::search::MoveInfo> = candidates
+            .iter()
+            .map(|&(mv, visits, score_lead)| crate::search::MoveInfo {
+                mv,
+                visits,
+                winrate: 0.5,
+                prior: 0.0,
+                lcb: 0.0,
+                score_lead,
+                pv: vec![mv],
+            })
+            .collect();
+        SearchResult {
+            best: infos[0].mv,
+            winrate: 0.5,
+            search_winrate: 0.5,
+            pv: vec![infos[0].mv],
+            candidates: infos,
+            playouts: 1_000,
+            elapsed: std::time::Duration::ZERO,
+            tree_nodes: 0,
+            tree_memory: 0,
+            ownership: Vec::new(),
+            score_lead: candidates[0].2,
+        }
+    }
+
+    #[test]
+    fn a_losing_move_gives_away_about_its_points_among_moves_the_search_liked() {
+        let g = crate::coord::Geometry::new(9).expect("a size");
+        let at = |v: &str| Move::Play(g.parse_point(v).expect("a vertex"));
+        let result = result_of(&[
+            (at("E5"), 500, 6.0),
+            (at("C3"), 200, 5.5),
+            (at("G7"), 100, 3.9),
+            (at("D4"), 60, 7.0),
+            (at("A1"), 20, -30.0), // under a tenth of the best one's visits: never
+            (Move::Pass, 60, 0.0), // a pass the search did not prefer: never
+        ]);
+        assert_eq!(losing_move(&result, 0.01, 10), Some(at("E5")));
+        assert_eq!(losing_move(&result, 0.4, 10), Some(at("C3")));
+        assert_eq!(losing_move(&result, 2.0, 10), Some(at("G7")));
+        assert_eq!(losing_move(&result, 50.0, 10), Some(at("G7")));
+        // A wider pool takes in the blunder.
+        assert_eq!(losing_move(&result, 50.0, 100), Some(at("A1")));
+        // A better score than the best move's loses nothing.
+        let ahead = result_of(&[(at("E5"), 500, 6.0), (at("D4"), 400, 9.0)]);
+        assert_eq!(losing_move(&ahead, 0.0, 10), Some(at("E5")));
+        let pass = result_of(&[(Move::Pass, 500, 6.0), (at("D4"), 400, 4.0)]);
+        assert_eq!(losing_move(&pass, 0.1, 10), Some(Move::Pass));
     }
 
     fn game_with(size: usize, stones: &[(Color, &str)]) -> Game {

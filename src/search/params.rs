@@ -92,6 +92,9 @@ pub struct Params {
     /// rank's own (`player::strength`) when above 0: for calibrating the ranks' ladders
     /// (`hoshi calibrate`) without a rebuild.
     pub sight: f64,
+    /// Player: the points a move gives away, as the search counts them, overriding the
+    /// rank's own (`player::strength::losing_move`) when above 0: for calibrating.
+    pub point_loss: f64,
     /// Player: the win rate under which a move counts as hopeless, towards resigning
     /// (`--resign-threshold`); 0 never resigns. 10% as Leela Zero's default: a search that
     /// sees one chance in ten has usually seen a loss, and [`Params::resign_moves`] in a
@@ -153,6 +156,7 @@ impl Default for Params {
             draw_share: 10,
             sight_chain: 3,
             sight: 0.0,
+            point_loss: 0.0,
             resign_threshold: 0.1,
             resign_moves: 3,
             resign_handicap_share: 0.4,
@@ -705,6 +709,7 @@ table! {
     "draw_share" => draw_share in 1..=u32::MAX;
     "sight_chain" => sight_chain in 1..=u32::MAX;
     "sight" => sight in SHARE;
+    "point_loss" => point_loss in AT_LEAST_0;
     "resign_threshold" => resign_threshold in SHARE;
     "resign_moves" => resign_moves in 1..=u32::MAX;
     "resign_handicap_share" => resign_handicap_share in SHARE;
