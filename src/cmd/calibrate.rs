@@ -105,7 +105,7 @@ pub fn default_links(board: usize) -> Vec<(Rank, Rank)> {
     let k = Rank::kyu;
     let pairs: &[(i32, i32)] = match SizeClass::of(board).size {
         9 => &[(25, 19), (19, 13), (13, 7), (7, 1), (19, 7)],
-        13 => &[(30, 20), (20, 10), (10, 5), (12, 10), (5, 0)],
+        13 => &[(27, 22), (22, 17), (17, 12), (12, 7), (7, 2)],
         _ => &[(30, 21), (21, 12), (12, 7), (7, 0), (12, 10), (7, 6)],
     };
     // 0 stands for 1 dan, the top of every ladder.

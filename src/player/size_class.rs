@@ -22,15 +22,13 @@ pub struct SizeClass {
     /// The ladder of ranks on this board, from the weakest: a rank between two rungs takes
     /// its settings part of the way ([`strength::rung_for`]), the top rung is expert's.
     ///
-    /// The rungs at 10k and 7k are the levels beginner and intermediate, calibrated
-    /// against GNU Go 3.8 (docs/benchmarks.md, "Levels on every size"): beginner beats a
-    /// random player every game and loses to GNU Go level 10 most; intermediate is about
-    /// even with GNU Go level 10 (rated 7 kyu on KGS). Beginner searches without the
-    /// network on 9x9 and 13x13, where a few hundred playouts with it beat GNU Go level
-    /// 10; on 19x19, 400 playouts without it spread over the whole board and crawl on the
-    /// first line, 50 with it play a beginner's shapes. The rungs below 10k (fewer
-    /// playouts, a partial sight) and between 7k and expert are first estimates, placed
-    /// by the handicap chain of `hoshi calibrate` as it is played.
+    /// The rung at 7k is the level intermediate, about even with GNU Go 3.8 level 10
+    /// (rated 7 kyu on KGS) on every size (docs/benchmarks.md, "Levels on every size"). On
+    /// 19x19 the rung at 10k is beginner as calibrated there: 400 playouts without the
+    /// network spread over the whole board and crawl on the first line, 50 with it play a
+    /// beginner's shapes. The ranks search without the network on 9x9 and 13x13, where a
+    /// few hundred playouts with it beat GNU Go level 10. The other rungs are placed by the
+    /// handicap chain of `hoshi calibrate` (docs/benchmarks.md, "Ranks").
     pub rungs: &'static [Rung],
     /// The time expert (and analysis) thinks a move when neither a clock nor `--time` says
     /// otherwise: Sabaki and gogui-twogtp send no clock, and a GUI's user waits for the
@@ -86,18 +84,20 @@ const LADDER_9: [Rung; 8] = [
     Rung::counted(Rank::kyu(13), 1_000, false, 0.0, 1.0).losing(0.6),
     Rung::counted(BEGINNER, 1_000, false, 0.0, 1.0).losing(0.3),
     Rung::counted(INTERMEDIATE, 1_000, false, 0.3, 1.0),
-    Rung::counted(Rank::kyu(1), 1_600, false, 0.2, 1.0),
+    Rung::counted(Rank::kyu(1), 1_400, false, 0.25, 1.0),
     Rung::strongest(EXPERT),
 ];
 
+/// 13x13: the same kind of ladder at intermediate's 2,000 playouts, a rung each five
+/// ranks (two stones by the table), from 27k up to 7k.
 const LADDER_13: [Rung; 8] = [
-    Rung::counted(Rank::kyu(30), 16, false, 1.0, 0.3),
-    Rung::counted(Rank::kyu(20), 50, false, 1.0, 0.55),
-    Rung::counted(Rank::kyu(15), 150, false, 1.0, 0.8),
-    Rung::counted(BEGINNER, 400, false, 1.0, 1.0),
+    Rung::counted(Rank::kyu(30), 2_000, false, 0.0, 1.0).losing(8.0),
+    Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(2.3),
+    Rung::counted(Rank::kyu(22), 2_000, false, 0.0, 1.0).losing(1.4),
+    Rung::counted(Rank::kyu(17), 2_000, false, 0.0, 1.0).losing(0.85),
+    Rung::counted(Rank::kyu(12), 2_000, false, 0.0, 1.0).losing(0.47),
     Rung::counted(INTERMEDIATE, 2_000, false, 0.3, 1.0),
-    Rung::counted(Rank::kyu(4), 8_000, false, 0.1, 1.0),
-    Rung::counted(Rank::kyu(1), 20_000, false, 0.0, 1.0),
+    Rung::counted(Rank::kyu(1), 4_000, false, 0.15, 1.0),
     Rung::strongest(EXPERT),
 ];
 
