@@ -84,7 +84,7 @@ const LADDER_9: [Rung; 8] = [
     Rung::counted(Rank::kyu(13), 1_000, false, 0.0, 1.0).losing(0.6),
     Rung::counted(BEGINNER, 1_000, false, 0.0, 1.0).losing(0.3),
     Rung::counted(INTERMEDIATE, 1_000, false, 0.3, 1.0),
-    Rung::counted(Rank::kyu(1), 1_400, false, 0.25, 1.0),
+    Rung::counted(Rank::kyu(1), 1_200, false, 0.28, 1.0),
     Rung::strongest(EXPERT),
 ];
 
