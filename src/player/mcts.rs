@@ -629,7 +629,9 @@ mod tests {
     }
 
     /// Ranks under the levels read fewer playouts, see fewer moves or give away more points
-    /// a move, the weaker the more; a rank above expert's plays as expert.
+    /// a move, the weaker the more (a rank that gives away points may read more than the
+    /// one above it: it needs a search that counts them); a rank above expert's plays as
+    /// expert.
     #[test]
     fn weaker_ranks_search_less_see_less_or_lose_more() {
         for size in [9, 13, 19] {
@@ -644,8 +646,7 @@ mod tests {
                         || weaker.sight < stronger.sight
                         || weaker.point_loss > stronger.point_loss
                 );
-                assert!(weaker.playouts <= stronger.playouts && weaker.sight <= stronger.sight);
-                assert!(weaker.point_loss >= stronger.point_loss);
+                assert!(weaker.sight <= stronger.sight && weaker.point_loss >= stronger.point_loss);
             }
             let weakest = settings[0];
             assert!(
