@@ -92,9 +92,9 @@ const LADDER_9: [Rung; 8] = [
 /// ranks (two stones by the table), from 27k up to 7k.
 const LADDER_13: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 2_000, false, 0.0, 1.0).losing(8.0),
-    Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(2.3),
-    Rung::counted(Rank::kyu(22), 2_000, false, 0.0, 1.0).losing(1.4),
-    Rung::counted(Rank::kyu(17), 2_000, false, 0.0, 1.0).losing(1.0),
+    Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(2.1),
+    Rung::counted(Rank::kyu(22), 2_000, false, 0.0, 1.0).losing(1.25),
+    Rung::counted(Rank::kyu(17), 2_000, false, 0.0, 1.0).losing(0.92),
     Rung::counted(Rank::kyu(12), 2_000, false, 0.0, 1.0).losing(0.47),
     Rung::counted(INTERMEDIATE, 2_000, false, 0.3, 1.0),
     Rung::counted(Rank::kyu(1), 4_000, false, 0.15, 1.0),
@@ -106,8 +106,8 @@ const LADDER_13: [Rung; 8] = [
 /// stones from intermediate, 21k nine from 12k and 30k nine from 21k, each about even
 /// (docs/benchmarks.md, "Ranks by point loss").
 const LADDER_19: [Rung; 8] = [
-    Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.6).losing(10.0),
-    Rung::counted(Rank::kyu(21), 200, true, 0.0, 0.8).losing(10.0),
+    Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.45).losing(10.0),
+    Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
     Rung::counted(Rank::kyu(12), 200, true, 0.0, 1.0).losing(4.0),
     Rung::counted(BEGINNER, 50, true, 1.0, 1.0),
     Rung::counted(INTERMEDIATE, 100, true, 0.3, 1.0),
