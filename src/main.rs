@@ -27,8 +27,9 @@ struct Cli {
     command: Option<Subcommand>,
 
     /// Playing strength, calibrated on 9x9, 13x13 and 19x19 against GNU Go 3.8, as a rank
-    /// (hoshi-level and --help show it): beginner (10k: 400 playouts a move on 9x9 and
-    /// 13x13, 50 with the policy network on 19x19, a move drawn among the good ones),
+    /// (hoshi-level and --help show it): beginner (10k: intermediate's playouts on 9x9 and
+    /// 13x13, giving away a few tenths of a point a move; 50 playouts with the policy
+    /// network on 19x19, a move drawn among the good ones),
     /// intermediate (7k, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13,
     /// 100 with the network on 19x19) or expert (1d: every thread, all the time it has, 1 s
     /// a move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says
@@ -39,9 +40,10 @@ struct Cli {
     level: Level,
 
     /// Playing strength as a rank, from 30k (a first game) through 1k to expert's 1d, in
-    /// steps of one rank; overrides --level. Under 10k hoshi reads less and sees only some
-    /// of the legal moves each turn, never missing the atari of a big chain. GTP's
-    /// hoshi-rank tells and changes it during a game.
+    /// steps of one rank; overrides --level. Under the levels hoshi plays moves that give
+    /// away the rank's few points (the weakest on 19x19 also see only some of the legal
+    /// moves), never missing the atari of a big chain. GTP's hoshi-rank tells and changes
+    /// it during a game.
     #[arg(long, value_parser = parse_rank)]
     rank: Option<Rank>,
 

@@ -30,8 +30,8 @@ pub use rank::Rank;
 /// settings: see [`mcts::LevelSettings::of`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
-    /// Quick moves for learners (about 10 kyu): few playouts, a move drawn among the good
-    /// candidates.
+    /// Quick moves for learners (about 10 kyu): a short search, and a move a little worse
+    /// than its best.
     Beginner,
     /// A club-level opponent (about 7 kyu), GNU Go level 10's strength on every size.
     Intermediate,
