@@ -106,7 +106,7 @@ const LADDER_13: [Rung; 8] = [
 /// stones from intermediate, 21k nine from 12k and 30k nine from 21k, each about even
 /// (docs/benchmarks.md, "Ranks by point loss").
 const LADDER_19: [Rung; 8] = [
-    Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.45).losing(10.0),
+    Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.55).losing(10.0),
     Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
     Rung::counted(Rank::kyu(12), 200, true, 0.0, 1.0).losing(4.0),
     Rung::counted(BEGINNER, 50, true, 1.0, 1.0),
