@@ -606,7 +606,7 @@ mod tests {
             let [b, i] = match SizeClass::of(size).size {
                 9 => [(1_000, false, 0.0, 0.3), (1_000, false, 0.3, 0.0)],
                 13 => [(2_000, false, 0.12, 0.282), (2_000, false, 0.3, 0.0)],
-                _ => [(50, true, 1.0, 0.0), (100, true, 0.3, 0.0)],
+                _ => [(200, true, 0.0, 2.5), (100, true, 0.3, 0.0)],
             };
             for (level, (playouts, network, temperature, loss)) in
                 [(Level::Beginner, b), (Level::Intermediate, i)]
