@@ -28,8 +28,7 @@ struct Cli {
 
     /// Playing strength, calibrated on 9x9, 13x13 and 19x19 against GNU Go 3.8, as a rank
     /// (hoshi-level and --help show it): beginner (10k: intermediate's playouts on 9x9 and
-    /// 13x13, giving away a few tenths of a point a move; 50 playouts with the policy
-    /// network on 19x19, a move drawn among the good ones),
+    /// 13x13, 200 with the policy network on 19x19, a move a few points worse than the best),
     /// intermediate (7k, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13,
     /// 100 with the network on 19x19) or expert (1d: every thread, all the time it has, 1 s
     /// a move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says

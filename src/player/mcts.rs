@@ -47,10 +47,10 @@ impl LevelSettings {
     /// thread, the full time ([`SizeClass::expert_time`] a move when no clock or `--time`
     /// is given), the most simulated move.
     ///
-    /// * beginner (10k): on 9x9 and 13x13 intermediate's playouts, giving away a few tenths
-    ///   of a point a move ([`strength::losing_move`]); on 19x19 50 playouts with the
-    ///   network, the move drawn among the candidates by playouts (temperature 1). It
-    ///   answers ataris, never fills its own eyes, and makes a beginner's mistakes.
+    /// * beginner (10k): on 9x9 and 13x13 intermediate's playouts, on 19x19 200 with the
+    ///   network, giving away a few points a move ([`strength::losing_move`]: a few tenths on
+    ///   the small boards, 2.5 on 19x19). It answers ataris, never fills its own eyes, and
+    ///   makes a beginner's mistakes.
     /// * intermediate (7k): more playouts, the network on 19x19 only, a mild temperature
     ///   (0.3): about GNU Go 3.8 level 10's strength on every size.
     pub fn of(rank: Rank, size: usize, threads: usize) -> LevelSettings {

@@ -23,12 +23,12 @@ pub struct SizeClass {
     /// its settings part of the way ([`strength::rung_for`]), the top rung is expert's.
     ///
     /// The rung at 7k is the level intermediate, about even with GNU Go 3.8 level 10
-    /// (rated 7 kyu on KGS) on every size (docs/benchmarks.md, "Levels on every size"). On
-    /// 19x19 the rung at 10k is beginner as calibrated there: 400 playouts without the
-    /// network spread over the whole board and crawl on the first line, 50 with it play a
-    /// beginner's shapes. The ranks search without the network on 9x9 and 13x13, where a
-    /// few hundred playouts with it beat GNU Go level 10. The other rungs are placed by the
-    /// handicap chain of `hoshi calibrate` (docs/benchmarks.md, "Ranks").
+    /// (rated 7 kyu on KGS) on every size (docs/benchmarks.md, "Levels on every size"). The
+    /// ranks search without the network on 9x9 and 13x13, where a few hundred playouts with
+    /// it beat GNU Go level 10; on 19x19 they search with it, since without it even 400
+    /// playouts spread over the whole board and crawl on the first line. The other rungs
+    /// are placed by the handicap chain of `hoshi calibrate` (docs/benchmarks.md, "Ranks by
+    /// point loss").
     pub rungs: &'static [Rung],
     /// The time expert (and analysis) thinks a move when neither a clock nor `--time` says
     /// otherwise: Sabaki and gogui-twogtp send no clock, and a GUI's user waits for the
@@ -65,8 +65,7 @@ impl FairGame {
 /// The top of every ladder: expert at 1 s a move on one thread gives GNU Go level 10 (7
 /// kyu) seven stones on 19x19 and wins half (docs/benchmarks.md, "Levels on every size").
 pub const EXPERT: Rank = Rank::dan(1);
-/// Beginner's rank: two of twenty against intermediate, two of ten against GNU Go level
-/// 10, on 19x19.
+/// Beginner's rank: a name for the rung of the ladders at 10k.
 pub const BEGINNER: Rank = Rank::kyu(10);
 /// Intermediate's rank: 11 of 20 against GNU Go level 10 on 19x19.
 pub const INTERMEDIATE: Rank = Rank::kyu(7);
@@ -76,7 +75,7 @@ pub const INTERMEDIATE: Rank = Rank::kyu(7);
 /// draw at a temperature: a steady loss keeps a head start, so that a stone means on this
 /// board what the table says (docs/design.md, "Ranks"). Each rung of 25k to 7k takes one
 /// stone (Black, komi 0.5) from the rung six ranks up and wins about half; 30k loses to
-/// 25k and beats random moves (docs/benchmarks.md, "Ranks on 9x9 and 13x13").
+/// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss").
 const LADDER_9: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 1_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(25), 1_000, false, 0.0, 1.0).losing(1.8),
@@ -101,7 +100,7 @@ const LADDER_13: [Rung; 8] = [
     Rung::strongest(EXPERT),
 ];
 
-/// 19x19: below beginner 200 playouts with the network, giving away points a move as on
+/// 19x19: up to beginner 200 playouts with the network, giving away points a move as on
 /// the small boards; the weakest ranks also see only some of the moves. 12k takes five
 /// stones from intermediate, 21k nine from 12k and 30k nine from 21k, each about even
 /// (docs/benchmarks.md, "Ranks by point loss").
