@@ -98,9 +98,10 @@ fn parse_anchor(text: &str) -> Result<(Rank, String), String> {
     Ok((parse_rank(rank)?, command.trim().to_string()))
 }
 
-/// The chain a board is calibrated by when no `--link` is given: links that span the
-/// scale from 30k to expert's 1d, each a whole number of stones by the board's table,
-/// and two short ones (one or two stones).
+/// The chain a board is calibrated by when no `--link` is given: links from the weak end
+/// of the scale to its top, each a whole number of stones by the board's table, between
+/// the rungs of its ladder (the weakest rank is placed by its own targets, random play and
+/// the rank five above at even, not by a link).
 pub fn default_links(board: usize) -> Vec<(Rank, Rank)> {
     let k = Rank::kyu;
     let pairs: &[(i32, i32)] = match SizeClass::of(board).size {
