@@ -316,8 +316,10 @@ mod tests {
         for board in [9, 13, 19] {
             let links = default_links(board);
             assert!(links.len() >= if board == 19 { 6 } else { 4 });
-            assert!(links.iter().any(|&(w, _)| w == Rank::WEAKEST));
-            assert!(links.iter().any(|&(_, s)| s == Rank::dan(1)));
+            // From the weak end (the weakest rank itself is placed by its own targets) to
+            // the top of the kyu ranks or beyond.
+            assert!(links.iter().any(|&(w, _)| w <= Rank::kyu(25)), "{links:?}");
+            assert!(links.iter().any(|&(_, s)| s >= Rank::kyu(2)), "{links:?}");
             let class = SizeClass::of(board);
             for (weaker, stronger) in links {
                 let ranks = stronger.above(weaker) as u32;
