@@ -91,7 +91,7 @@ const LADDER_9: [Rung; 8] = [
 /// ranks (two stones by the table), from 27k up to 7k.
 const LADDER_13: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 2_000, false, 0.0, 1.0).losing(8.0),
-    Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(2.1),
+    Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(1.85),
     Rung::counted(Rank::kyu(22), 2_000, false, 0.0, 1.0).losing(1.25),
     Rung::counted(Rank::kyu(17), 2_000, false, 0.0, 1.0).losing(0.92),
     Rung::counted(Rank::kyu(12), 2_000, false, 0.0, 1.0).losing(0.47),
