@@ -678,6 +678,46 @@ mod tests {
         }
     }
 
+    /// The weakest rank is weak the way a beginner is, not a random player: through a game
+    /// against itself it never plays a first-line point far from every stone nor fills one
+    /// of its own eyes, on the small board (no network) and the large one (network, part
+    /// sight).
+    #[test]
+    fn the_weakest_rank_neither_crawls_on_the_edge_nor_fills_its_eyes() {
+        let overrides = Overrides {
+            net: Some(crate::net::SharedNet::embedded()),
+            ..Overrides::default()
+        };
+        let clock = Clock::default();
+        for (size, moves) in [(9, 200), (19, 120)] {
+            let mut game = Game::new(size, Ruleset::FRENCH, 7.5).unwrap();
+            let mut player = MctsPlayer::new(Rank::kyu(30), 1, overrides, 11);
+            let mut color = Color::Black;
+            let mut stones = 0;
+            for _ in 0..moves {
+                let Choice::Move(mv) = player.choose(&game, color, Mode::Play, &clock) else {
+                    break;
+                };
+                if let Move::Play(p) = mv {
+                    let board = game.board();
+                    let name = board.geometry().move_name(mv);
+                    assert!(!strength::lonely_edge(board, p), "{size}x{size}: {name}");
+                    assert!(
+                        !board.is_eye(p, color),
+                        "{size}x{size}: {name} fills an eye"
+                    );
+                    stones += 1;
+                }
+                game.play(color, mv).unwrap();
+                if game.is_over() {
+                    break;
+                }
+                color = color.opponent();
+            }
+            assert!(stones >= 30, "{size}x{size}: only {stones} stones played");
+        }
+    }
+
     /// A search whose best move has a win rate of 1% by the real count.
     fn hopeless(moves: u32) -> SearchResult {
         SearchResult {

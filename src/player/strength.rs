@@ -205,7 +205,7 @@ fn must_see(board: &Board, color: Color, big_chain: usize) -> Vec<Point> {
 
 /// Whether `p` is on the first line with no stone within two lines of it (Manhattan
 /// distance 2): a point no one plays without a reason.
-fn lonely_edge(board: &Board, p: Point) -> bool {
+pub(super) fn lonely_edge(board: &Board, p: Point) -> bool {
     let geometry = board.geometry();
     let v = geometry.vertex(p);
     let last = (board.size() - 1) as u8;
