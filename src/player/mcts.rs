@@ -7,6 +7,7 @@ use super::judge;
 use super::size_class::SizeClass;
 use super::strength;
 use super::{Choice, Mode, Player, Rank, REGRESSION_SEED};
+use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
 use crate::net::SharedNet;
@@ -265,20 +266,12 @@ impl MctsPlayer {
     }
 
     /// Draws a move among the candidates by playouts^(1/temperature).
-    fn draw(&mut self, result: &SearchResult, temperature: f64) -> Move {
+    fn draw(&mut self, result: &SearchResult, temperature: f64, board: &Board) -> Move {
         if result.best == Move::Pass {
             return Move::Pass;
         }
-        // Only moves the search thought reasonable: a fair share of the best one's
-        // playouts, and never a pass the search did not prefer.
-        let floor = result
-            .candidates
-            .first()
-            .map_or(0, |c| c.visits / self.params().draw_share);
-        let pool: Vec<(Move, f64)> = result
-            .candidates
-            .iter()
-            .filter(|c| c.mv != Move::Pass && c.visits > 0 && c.visits >= floor)
+        // Only moves the search thought reasonable.
+        let pool: Vec<(Move, f64)> = strength::candidates(result, self.params().draw_share, board)
             .map(|c| (c.mv, f64::from(c.visits).powf(1.0 / temperature)))
             .collect();
         let total: f64 = pool.iter().map(|&(_, w)| w).sum();
@@ -540,9 +533,10 @@ impl Player for MctsPlayer {
         let loss = self.settings.point_loss;
         let free = mode != Mode::Regression && !threatened();
         let mut mv = if loss > 0.0 && free {
-            strength::losing_move(&result, loss, self.params().draw_share).unwrap_or(result.best)
+            let share = self.params().draw_share;
+            strength::losing_move(&result, loss, share, game.board()).unwrap_or(result.best)
         } else if temperature > 0.0 && free {
-            self.draw(&result, temperature)
+            self.draw(&result, temperature, game.board())
         } else {
             result.best
         };

@@ -16,7 +16,7 @@ use super::rank::Rank;
 use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
-use crate::search::SearchResult;
+use crate::search::{MoveInfo, SearchResult};
 use rand::Rng;
 
 /// One calibrated strength on a board's ladder.
@@ -154,20 +154,36 @@ pub fn seen_moves(
     Some(seen.into_iter().map(Move::Play).collect())
 }
 
-/// The move that gives away about `loss` points by the search's count: among the moves the
-/// search played through at least 1/`share` as often as its best one (a pass only when it
-/// is the best), the one whose score falls short of the best move's by the nearest to
+/// The moves a rank that does not always play its best may play: those the search played
+/// through at least 1/`share` as often as its best one, a pass only when it is the best,
+/// and a first-line point far from every stone on `board` only when it is the best (a weak
+/// player's slack move is not a crawl on an empty edge). The best move first.
+pub fn candidates<'a>(
+    result: &'a SearchResult,
+    share: u32,
+    board: &'a Board,
+) -> impl Iterator<Item = &'a MoveInfo> {
+    let best = result.candidates.first().map(|c| (c.mv, c.visits));
+    let floor = best.map_or(1, |(_, visits)| (visits / share.max(1)).max(1));
+    result.candidates.iter().filter(move |c| {
+        let sensible = match c.mv {
+            _ if Some(c.mv) == best.map(|(mv, _)| mv) => true,
+            Move::Pass => false,
+            Move::Play(p) => !lonely_edge(board, p),
+        };
+        c.visits >= floor && sensible
+    })
+}
+
+/// The move that gives away about `loss` points by the search's count: among the
+/// [`candidates`], the one whose score falls short of the best move's by the nearest to
 /// `loss`. A player who loses a steady few points a move keeps a head start as a person
 /// does, where one who blunders at random throws a handicap away with a group; so a
 /// handicap stone is worth to it what it is worth between people. `None` without a
 /// candidate.
-pub fn losing_move(result: &SearchResult, loss: f64, share: u32) -> Option<Move> {
+pub fn losing_move(result: &SearchResult, loss: f64, share: u32, board: &Board) -> Option<Move> {
     let best = result.candidates.first()?;
-    let floor = (best.visits / share.max(1)).max(1);
-    result
-        .candidates
-        .iter()
-        .filter(|c| c.visits >= floor && (c.mv != Move::Pass || c.mv == best.mv))
+    candidates(result, share, board)
         .map(|c| {
             (
                 c.mv,
@@ -205,7 +221,7 @@ fn must_see(board: &Board, color: Color, big_chain: usize) -> Vec<Point> {
 
 /// Whether `p` is on the first line with no stone within two lines of it (Manhattan
 /// distance 2): a point no one plays without a reason.
-pub(super) fn lonely_edge(board: &Board, p: Point) -> bool {
+pub fn lonely_edge(board: &Board, p: Point) -> bool {
     let geometry = board.geometry();
     let v = geometry.vertex(p);
     let last = (board.size() - 1) as u8;
@@ -293,18 +309,25 @@ mod tests {
             (at("D4"), 60, 7.0),
             (at("A1"), 20, -30.0), // under a tenth of the best one's visits: never
             (Move::Pass, 60, 0.0), // a pass the search did not prefer: never
+            (at("E1"), 300, 4.0),  // a first-line point far from every stone: never
         ]);
-        assert_eq!(losing_move(&result, 0.01, 10), Some(at("E5")));
-        assert_eq!(losing_move(&result, 0.4, 10), Some(at("C3")));
-        assert_eq!(losing_move(&result, 2.0, 10), Some(at("G7")));
-        assert_eq!(losing_move(&result, 50.0, 10), Some(at("G7")));
+        // A1 is near the stone on B2; E1 is three lines or more from every stone.
+        let game = game_with(9, &[(Color::Black, "B2"), (Color::White, "F5")]);
+        let board = game.board();
+        assert_eq!(losing_move(&result, 0.01, 10, board), Some(at("E5")));
+        assert_eq!(losing_move(&result, 0.4, 10, board), Some(at("C3")));
+        assert_eq!(losing_move(&result, 2.0, 10, board), Some(at("G7")));
+        assert_eq!(losing_move(&result, 50.0, 10, board), Some(at("G7")));
         // A wider pool takes in the blunder.
-        assert_eq!(losing_move(&result, 50.0, 100), Some(at("A1")));
+        assert_eq!(losing_move(&result, 50.0, 100, board), Some(at("A1")));
+        // The lonely edge point is played only as the best move.
+        let edge_best = result_of(&[(at("E1"), 500, 6.0), (at("C3"), 400, 5.0)]);
+        assert_eq!(losing_move(&edge_best, 0.0, 10, board), Some(at("E1")));
         // A better score than the best move's loses nothing.
         let ahead = result_of(&[(at("E5"), 500, 6.0), (at("D4"), 400, 9.0)]);
-        assert_eq!(losing_move(&ahead, 0.0, 10), Some(at("E5")));
+        assert_eq!(losing_move(&ahead, 0.0, 10, board), Some(at("E5")));
         let pass = result_of(&[(Move::Pass, 500, 6.0), (at("D4"), 400, 4.0)]);
-        assert_eq!(losing_move(&pass, 0.1, 10), Some(Move::Pass));
+        assert_eq!(losing_move(&pass, 0.1, 10, board), Some(Move::Pass));
     }
 
     fn game_with(size: usize, stones: &[(Color, &str)]) -> Game {
