@@ -29,7 +29,7 @@ pub struct CalibrateArgs {
 
     /// A link of the chain, WEAKER:STRONGER (e.g. 12k:7k): the weaker rank takes Black and
     /// the fair handicap against the stronger. Repeat for more [default: the board's
-    /// chain, see `default_links`].
+    /// chain (see `default_links`) when no --anchor is given, else none].
     #[arg(long = "link", value_parser = parse_link)]
     pub links: Vec<(Rank, Rank)>,
 
@@ -186,6 +186,16 @@ pub fn table(board: usize, cells: &[Cell]) -> String {
     text
 }
 
+/// The links of the chain a run plays: those asked for; with none, the board's chain, unless
+/// the run is for anchors only.
+fn links_to_play(args: &CalibrateArgs) -> Vec<(Rank, Rank)> {
+    if args.links.is_empty() && args.anchors.is_empty() {
+        default_links(usize::from(args.board))
+    } else {
+        args.links.clone()
+    }
+}
+
 /// Plays the links, then the anchors, writing `calibration.tsv` after each match.
 pub fn run(args: &CalibrateArgs) -> Result<Vec<Cell>, String> {
     let board = usize::from(args.board);
@@ -203,13 +213,8 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<Cell>, String> {
     };
     fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let links = if args.links.is_empty() {
-        default_links(board)
-    } else {
-        args.links.clone()
-    };
     let mut cells = Vec::new();
-    for (weaker, stronger) in links {
+    for (weaker, stronger) in links_to_play(args) {
         let dir = args
             .out
             .join(format!("{board}x{board}-{weaker}-{stronger}"));
@@ -344,6 +349,26 @@ mod tests {
         );
         assert!(parse_anchor("7k=").is_err());
         assert!(parse_anchor("gnugo").is_err());
+    }
+
+    /// Without a link the board's chain is played, unless anchors are asked for alone.
+    #[test]
+    fn a_run_for_anchors_plays_no_links_unless_asked() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            calibrate: CalibrateArgs,
+        }
+        let args = |line: &[&str]| {
+            let words = ["calibrate", "--board", "13"].iter().chain(line);
+            <Cli as clap::Parser>::parse_from(words).calibrate
+        };
+        assert_eq!(links_to_play(&args(&[])), default_links(13));
+        let anchor = ["--anchor", "3k=pachi", "--anchor-at", "1k"];
+        assert_eq!(links_to_play(&args(&anchor)), Vec::new());
+        let both = [&anchor[..], &["--link", "7k:2k"]].concat();
+        let link = (Rank::kyu(7), Rank::kyu(2));
+        assert_eq!(links_to_play(&args(&both)), vec![link]);
     }
 
     #[test]

@@ -50,7 +50,7 @@ impl LevelSettings {
     ///
     /// * beginner (10k): on 9x9 and 13x13 intermediate's playouts, on 19x19 200 with the
     ///   network, giving away a few points a move ([`strength::losing_move`]: a few tenths on
-    ///   the small boards, 2.5 on 19x19). It answers ataris, never fills its own eyes, and
+    ///   the small boards, 2.8 on 19x19). It answers ataris, never fills its own eyes, and
     ///   makes a beginner's mistakes.
     /// * intermediate (7k): more playouts, the network on 19x19 only, a mild temperature
     ///   (0.3): about GNU Go 3.8 level 10's strength on every size.
@@ -600,7 +600,7 @@ mod tests {
             let [b, i] = match SizeClass::of(size).size {
                 9 => [(1_000, false, 0.0, 0.3), (1_000, false, 0.3, 0.0)],
                 13 => [(2_000, false, 0.12, 0.282), (2_000, false, 0.3, 0.0)],
-                _ => [(200, true, 0.0, 2.5), (100, true, 0.3, 0.0)],
+                _ => [(200, true, 0.0, 2.8), (100, true, 0.3, 0.0)],
             };
             for (level, (playouts, network, temperature, loss)) in
                 [(Level::Beginner, b), (Level::Intermediate, i)]

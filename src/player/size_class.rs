@@ -108,7 +108,7 @@ const LADDER_19: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.55).losing(10.0),
     Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
     Rung::counted(Rank::kyu(12), 200, true, 0.0, 1.0).losing(4.0),
-    Rung::counted(BEGINNER, 200, true, 0.0, 1.0).losing(2.5),
+    Rung::counted(BEGINNER, 200, true, 0.0, 1.0).losing(2.8),
     Rung::counted(INTERMEDIATE, 100, true, 0.3, 1.0),
     Rung::counted(Rank::kyu(4), 400, true, 0.1, 1.0),
     Rung::counted(Rank::kyu(1), 3_200, true, 0.0, 1.0),
