@@ -102,8 +102,10 @@ const LADDER_13: [Rung; 8] = [
 
 /// 19x19: up to beginner 200 playouts with the network, giving away points a move as on
 /// the small boards; the weakest ranks also see only some of the moves. 12k takes five
-/// stones from intermediate, 21k nine from 12k and 30k nine from 21k, each about even
-/// (docs/benchmarks.md, "Ranks by point loss").
+/// stones from intermediate, 21k nine from 12k and 30k nine from 21k, intermediate three
+/// from 4k and 4k three from 1k, each about even (docs/benchmarks.md, "Ranks by point
+/// loss"). Expert is more than seven stones above intermediate, so far above 1k's 1,000
+/// playouts that the rank of 1d between them is not yet placed.
 const LADDER_19: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.55).losing(10.0),
     Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
@@ -111,7 +113,7 @@ const LADDER_19: [Rung; 8] = [
     Rung::counted(BEGINNER, 200, true, 0.0, 1.0).losing(2.8),
     Rung::counted(INTERMEDIATE, 100, true, 0.3, 1.0),
     Rung::counted(Rank::kyu(4), 400, true, 0.1, 1.0),
-    Rung::counted(Rank::kyu(1), 3_200, true, 0.0, 1.0),
+    Rung::counted(Rank::kyu(1), 1_000, true, 0.0, 1.0),
     Rung::strongest(EXPERT),
 ];
 
