@@ -104,8 +104,9 @@ const LADDER_13: [Rung; 8] = [
 /// the small boards; the weakest ranks also see only some of the moves. 12k takes five
 /// stones from intermediate, 21k nine from 12k and 30k nine from 21k, intermediate three
 /// from 4k and 4k three from 1k, each about even (docs/benchmarks.md, "Ranks by point
-/// loss"). Expert is more than seven stones above intermediate, so far above 1k's 1,000
-/// playouts that the rank of 1d between them is not yet placed.
+/// loss"). Intermediate takes seven stones from 1k about even as well, so 1k's 1,000
+/// playouts are the scale's 1d by the handicap; expert gives 1k more than komi, a rank above
+/// the scale that is not yet placed.
 const LADDER_19: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.55).losing(10.0),
     Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
