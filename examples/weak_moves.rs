@@ -12,7 +12,6 @@
 //! name; the counts are per board size and player. `--list` also prints each such move
 //! (file, move number, player, move) to stderr, to look at.
 
-use hoshi::board::Board;
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::player::strength;
@@ -128,22 +127,27 @@ fn count_game(
             .get_mut(&(record.size, player.clone()))
             .ok_or("no tally")?;
         tally.moves += 1;
-        let odd = match mv {
+        let mut odd = Vec::new();
+        match mv {
             Move::Play(p) => {
-                let edge = strength::lonely_edge(game.board(), p);
-                let eye = game.board().is_eye(p, *color);
-                tally.lonely_edge += usize::from(edge);
-                tally.own_eye += usize::from(eye);
-                [(edge, "a lonely first-line point"), (eye, "an own eye")]
+                if strength::lonely_edge(game.board(), p) {
+                    tally.lonely_edge += 1;
+                    odd.push("a lonely first-line point");
+                }
+                if game.board().is_eye(p, *color) {
+                    tally.own_eye += 1;
+                    odd.push("an own eye");
+                }
             }
             Move::Pass => {
-                let atari = can_save_a_chain(&game, *color);
                 tally.passes += 1;
-                tally.passes_in_atari += usize::from(atari);
-                [(atari, "a pass with a chain in atari"), (false, "")]
+                if can_save_a_chain(&game, *color) {
+                    tally.passes_in_atari += 1;
+                    odd.push("a pass with a chain in atari");
+                }
             }
-        };
-        for (_, what) in odd.iter().filter(|(found, _)| list && *found) {
+        }
+        for what in odd.iter().filter(|_| list) {
             let name = game.board().geometry().move_name(mv);
             eprintln!(
                 "{}: move {number}, {player}: {name}, {what}",
@@ -167,7 +171,7 @@ fn player_name(command: &str) -> String {
 
 /// Whether one of `color`'s chains is in atari with a legal move that may save it.
 fn can_save_a_chain(game: &Game, color: Color) -> bool {
-    let board: &Board = game.board();
+    let board = game.board();
     board.chains_in_atari(color).into_iter().any(|chain| {
         let mut legal = false;
         board.atari_escapes(chain, |p| legal |= game.is_legal(color, Move::Play(p)));

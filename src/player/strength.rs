@@ -163,14 +163,15 @@ pub fn candidates<'a>(
     share: u32,
     board: &'a Board,
 ) -> impl Iterator<Item = &'a MoveInfo> {
-    let best = result.candidates.first().map(|c| (c.mv, c.visits));
-    let floor = best.map_or(1, |(_, visits)| (visits / share.max(1)).max(1));
+    let (best, floor) = result.candidates.first().map_or((None, 1), |c| {
+        (Some(c.mv), (c.visits / share.max(1)).max(1))
+    });
     result.candidates.iter().filter(move |c| {
-        let sensible = match c.mv {
-            _ if Some(c.mv) == best.map(|(mv, _)| mv) => true,
-            Move::Pass => false,
-            Move::Play(p) => !lonely_edge(board, p),
-        };
+        let sensible = Some(c.mv) == best
+            || match c.mv {
+                Move::Pass => false,
+                Move::Play(p) => !lonely_edge(board, p),
+            };
         c.visits >= floor && sensible
     })
 }
