@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 /// What the command line sets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// The playing strength (`--rank`, or the rank `--level` names).
+    /// The playing strength asked for (`--rank`, or the rank `--level` names); each board
+    /// plays it at most at its own strongest rank ([`Engine::rank`]).
     pub rank: Rank,
     pub rules: Ruleset,
     /// Komi; `None` takes the ruleset's usual one.
@@ -256,6 +257,13 @@ impl Engine {
     pub fn set_rank(&mut self, rank: Rank) {
         self.settings.rank = rank;
         self.player.set_rank(rank);
+    }
+
+    /// The rank hoshi plays on the current board: the one asked for, or the board's
+    /// strongest (expert's) when that is lower.
+    pub fn rank(&self) -> Rank {
+        let strongest = SizeClass::of(self.game.size()).strongest();
+        self.settings.rank.min(strongest)
     }
 
     /// The opponent's rank, for the fair handicap: the player does not change.

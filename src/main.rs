@@ -4,6 +4,7 @@ use clap::Parser;
 use hoshi::engine::{Engine, Settings};
 use hoshi::net::{NetError, PolicyNet, SharedNet};
 use hoshi::parse;
+use hoshi::player::size_class::SizeClass;
 use hoshi::player::{self, Level, Rank};
 use hoshi::rules::Ruleset;
 use hoshi::search::Params;
@@ -26,23 +27,24 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Subcommand>,
 
-    /// Playing strength, calibrated on 9x9, 13x13 and 19x19 against GNU Go 3.8, as a rank
+    /// Playing strength, calibrated on 9x9, 13x13 and 19x19 by handicap games, as a rank
     /// (hoshi-level and --help show it): beginner (10k: intermediate's playouts on 9x9 and
     /// 13x13, 200 with the policy network on 19x19, a move a few points worse than the best),
     /// intermediate (7k, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13,
-    /// 100 with the network on 19x19) or expert (1d: every thread, all the time it has, 1 s
-    /// a move on 9x9, 3 s on 13x13, 6 s on 19x19 unless --time, --playouts or a clock says
-    /// otherwise). Other sizes play like the nearest of 9x9, 13x13 and 19x19, the smaller on
-    /// a tie (up to 11x11 like 9x9, 12x12 to 16x16 like 13x13). GTP's hoshi-level tells and
-    /// changes it during a game.
+    /// 100 with the network on 19x19) or expert (the top of each board's scale, 8d on 19x19
+    /// and 9d on 9x9 and 13x13: every thread, all the time it has, 1 s a move on 9x9, 3 s on
+    /// 13x13, 6 s on 19x19 unless --time, --playouts or a clock says otherwise). Other sizes
+    /// play like the nearest of 9x9, 13x13 and 19x19, the smaller on a tie (up to 11x11 like
+    /// 9x9, 12x12 to 16x16 like 13x13). GTP's hoshi-level tells and changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
     level: Level,
 
-    /// Playing strength as a rank, from 30k (a first game) through 1k to expert's 1d, in
-    /// steps of one rank; overrides --level. Under the levels hoshi plays moves that give
+    /// Playing strength as a rank, from 30k (a first game) through 1k and 1d up to expert's
+    /// (8d on 19x19, 9d on the small boards; a rank above a board's expert plays as expert),
+    /// in steps of one rank; overrides --level. Under the levels hoshi plays moves that give
     /// away the rank's few points (the weakest on 19x19 also see only some of the legal
-    /// moves), never missing the atari of a big chain. GTP's hoshi-rank tells and changes
-    /// it during a game.
+    /// moves), never missing the atari of a big chain; above them it reads more. GTP's
+    /// hoshi-rank tells and changes it during a game.
     #[arg(long, value_parser = parse_rank)]
     rank: Option<Rank>,
 
@@ -228,7 +230,7 @@ impl Cli {
 
 /// `--rank`: a rank hoshi plays.
 fn parse_rank(text: &str) -> Result<Rank, String> {
-    player::playable_rank(text).map_err(|e| e.to_string())
+    player::playable_rank(text, SizeClass::strongest_anywhere()).map_err(|e| e.to_string())
 }
 
 /// `--opponent-rank`: any rank.
@@ -282,7 +284,7 @@ fn main() -> ExitCode {
         settings.komi(),
         settings.size,
         settings.size,
-        settings.rank,
+        settings.rank.min(SizeClass::of(settings.size).strongest()),
         settings.seed
     );
     for (key, value) in &cli.params {

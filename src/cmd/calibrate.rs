@@ -100,20 +100,38 @@ fn parse_anchor(text: &str) -> Result<(Rank, String), String> {
 
 /// The chain a board is calibrated by when no `--link` is given: links from the weak end
 /// of the scale to its top, each a whole number of stones by the board's table, between
-/// the rungs of its ladder (the weakest rank is placed by its own targets, random play and
-/// the rank five above at even, not by a link).
+/// the rungs of its ladder, expert's last (the weakest rank is placed by its own targets,
+/// random play and the rank five above at even, not by a link).
 pub fn default_links(board: usize) -> Vec<(Rank, Rank)> {
-    let k = Rank::kyu;
-    let pairs: &[(i32, i32)] = match SizeClass::of(board).size {
-        9 => &[(25, 19), (19, 13), (13, 7), (7, 1), (19, 7)],
-        13 => &[(27, 22), (22, 17), (17, 12), (12, 7), (7, 2)],
-        _ => &[(30, 21), (21, 12), (12, 7), (7, 0), (12, 10), (7, 6)],
-    };
-    // 0 stands for 1 dan, the top of every ladder.
-    pairs
-        .iter()
-        .map(|&(w, s)| (k(w), if s == 0 { Rank::dan(1) } else { k(s) }))
-        .collect()
+    let class = SizeClass::of(board);
+    let (k, expert) = (Rank::kyu, class.strongest());
+    match class.size {
+        9 => vec![
+            (k(25), k(19)),
+            (k(19), k(13)),
+            (k(13), k(7)),
+            (k(7), k(1)),
+            (k(19), k(7)),
+            (k(3), expert),
+        ],
+        13 => vec![
+            (k(27), k(22)),
+            (k(22), k(17)),
+            (k(17), k(12)),
+            (k(12), k(7)),
+            (k(7), k(2)),
+            (k(2), expert),
+        ],
+        _ => vec![
+            (k(30), k(21)),
+            (k(21), k(12)),
+            (k(12), k(7)),
+            (k(7), Rank::dan(1)),
+            (k(12), k(10)),
+            (k(7), k(6)),
+            (Rank::dan(1), expert),
+        ],
+    }
 }
 
 /// One match of the calibration and its result.
@@ -326,6 +344,11 @@ mod tests {
             assert!(links.iter().any(|&(w, _)| w <= Rank::kyu(25)), "{links:?}");
             assert!(links.iter().any(|&(_, s)| s >= Rank::kyu(2)), "{links:?}");
             let class = SizeClass::of(board);
+            assert_eq!(
+                links.last().map(|l| l.1),
+                Some(class.strongest()),
+                "to expert"
+            );
             for (weaker, stronger) in links {
                 let ranks = stronger.above(weaker) as u32;
                 let stones = f64::from(ranks) / class.ranks_per_stone;

@@ -497,8 +497,8 @@ fn set_rules(engine: &mut Engine, name: &str) -> Reply {
 fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
     match args::optional(args)? {
         None => {
-            let rank = engine.settings().rank;
-            Ok(match Level::of_rank(rank) {
+            let rank = engine.rank();
+            Ok(match Level::of_rank(rank, engine.game().size()) {
                 Some(level) => format!("{level} ({rank})"),
                 None => rank.to_string(),
             })
@@ -512,12 +512,14 @@ fn hoshi_level(engine: &mut Engine, args: &[String]) -> Reply {
 }
 
 /// `hoshi-rank`: the playing strength as a rank ("7k"), or with an argument (30k to
-/// expert's rank), sets it; a rank hoshi does not play fails with the reason.
+/// expert's rank on the current board), sets it; a rank hoshi does not play fails with the
+/// reason.
 fn hoshi_rank(engine: &mut Engine, args: &[String]) -> Reply {
     match args::optional(args)? {
-        None => Ok(engine.settings().rank.to_string()),
+        None => Ok(engine.rank().to_string()),
         Some(text) => {
-            let rank = player::playable_rank(text).map_err(Failure::Rank)?;
+            let strongest = SizeClass::of(engine.game().size()).strongest();
+            let rank = player::playable_rank(text, strongest).map_err(Failure::Rank)?;
             engine.set_rank(rank);
             Ok(String::new())
         }
@@ -548,7 +550,7 @@ fn hoshi_handicap(engine: &mut Engine, args: &[String]) -> Reply {
     let settings = engine.settings();
     let theirs = settings.opponent_rank.ok_or(Failure::NoOpponentRank)?;
     let size = engine.game().size();
-    let fair = SizeClass::of(size).fair_game(settings.rank.above(theirs).unsigned_abs(), size);
+    let fair = SizeClass::of(size).fair_game(engine.rank().above(theirs).unsigned_abs(), size);
     let komi = fair.komi_or(engine.game().rules().default_komi);
     Ok(format!("{} {komi}", fair.stones))
 }
@@ -575,15 +577,16 @@ fn hoshi_param(engine: &mut Engine, args: &[String]) -> Reply {
 /// Every parameter as (GoGui type, key, value).
 fn parameters(engine: &Engine) -> Vec<(String, &'static str, String)> {
     let s = engine.settings();
+    let rank = engine.rank();
     let kind = |name: &str| name.to_string();
     let flag = |on: bool| u8::from(on).to_string();
     let mut table = vec![
         (
             kind("list/beginner/intermediate/expert"),
             "level",
-            Level::of_rank(s.rank).map_or(String::new(), |l| l.to_string()),
+            Level::of_rank(rank, engine.game().size()).map_or(String::new(), |l| l.to_string()),
         ),
-        (kind("string"), "rank", s.rank.to_string()),
+        (kind("string"), "rank", rank.to_string()),
         (
             format!("list/{}", Ruleset::PRESETS.map(|r| r.name).join("/")),
             "rules",

@@ -647,8 +647,30 @@ mod tests {
                 weakest.sight <= 0.5 || weakest.point_loss >= 5.0,
                 "{size}: {weakest:?}"
             );
-            let top = LevelSettings::of(Rank::dan(5), size, 4);
-            assert_eq!(top, LevelSettings::of(Level::Expert.rank(), size, 4));
+            let strongest = SizeClass::of(size).strongest();
+            let expert = LevelSettings::of(strongest, size, 4);
+            assert_eq!(expert, LevelSettings::of(Rank::STRONGEST, size, 4));
+            assert_eq!(expert, LevelSettings::of(Level::Expert.rank(), size, 4));
+        }
+    }
+
+    /// From intermediate up to the rank under expert's, every rank counts its playouts on
+    /// one thread, more the stronger, at a temperature no higher than the rank below's:
+    /// there is no step of the scale that plays as the one under it.
+    #[test]
+    fn stronger_ranks_read_more_up_to_expert() {
+        for size in [9, 13, 19] {
+            let strongest = SizeClass::of(size).strongest();
+            let ranks = (0..strongest.above(Rank::kyu(7))).map(|n| Rank::kyu(7).plus(n));
+            let settings: Vec<LevelSettings> =
+                ranks.map(|r| LevelSettings::of(r, size, 4)).collect();
+            assert!(settings.len() >= 7, "{size}: expert above 1d");
+            for pair in settings.windows(2) {
+                let (weaker, stronger) = (pair[0], pair[1]);
+                assert!(weaker.playouts < stronger.playouts, "{size}: {pair:?}");
+                assert!(weaker.temperature >= stronger.temperature);
+                assert_eq!(stronger.search.threads, 1);
+            }
         }
     }
 

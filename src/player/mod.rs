@@ -19,6 +19,7 @@ use crate::coord::{Color, Move};
 use crate::game::Game;
 use crate::search::{SearchResult, Watch};
 use clock::Clock;
+use size_class::SizeClass;
 use std::fmt;
 use std::time::Duration;
 
@@ -35,8 +36,8 @@ pub enum Level {
     Beginner,
     /// A club-level opponent (about 7 kyu), GNU Go level 10's strength on every size.
     Intermediate,
-    /// Full strength (about 1 dan at 1 s a move): every thread, all the time the clock
-    /// allows.
+    /// Full strength: every thread, all the time the clock allows. Its rank is the top of
+    /// each board's ladder, measured by the handicap ([`size_class::SizeClass::strongest`]).
     #[default]
     Expert,
 }
@@ -44,23 +45,27 @@ pub enum Level {
 impl Level {
     pub const ALL: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
 
-    /// The rank the level names on the scale ([`rank::Rank`]): beginner 10 kyu,
-    /// intermediate 7 kyu, expert the top of every board's ladder (1 dan). GNU Go 3.8 at
-    /// level 10 is rated 7 kyu on KGS (the `gnugo3pt8` account of the KGS computer-go
-    /// tournaments); each level's rank is placed from its results against GNU Go and its
-    /// neighbours with the EGF rating formula (docs/benchmarks.md, "Levels on every
-    /// size", derives them).
+    /// The rank the level asks for on the scale ([`rank::Rank`]): beginner 10 kyu,
+    /// intermediate 7 kyu (GNU Go 3.8 level 10's KGS rank, and about even with it on every
+    /// size), expert the strongest rank there is, which every board plays as its own
+    /// strongest ([`Level::rank_on`]): asked for once, it stays expert when the board
+    /// changes.
     pub fn rank(self) -> Rank {
         match self {
             Level::Beginner => size_class::BEGINNER,
             Level::Intermediate => size_class::INTERMEDIATE,
-            Level::Expert => size_class::EXPERT,
+            Level::Expert => Rank::STRONGEST,
         }
     }
 
-    /// The level whose rank is `rank`, if one is.
-    pub fn of_rank(rank: Rank) -> Option<Level> {
-        Level::ALL.into_iter().find(|l| l.rank() == rank)
+    /// The rank the level plays on a `size`×`size` board.
+    pub fn rank_on(self, size: usize) -> Rank {
+        self.rank().min(SizeClass::of(size).strongest())
+    }
+
+    /// The level whose rank on a `size`×`size` board is `rank`, if one is.
+    pub fn of_rank(rank: Rank, size: usize) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.rank_on(size) == rank)
     }
 
     /// The level named `name` (any case).
@@ -82,9 +87,10 @@ impl fmt::Display for Level {
 }
 
 /// The rank `text` names, if hoshi plays it (`--rank`, GTP `hoshi-rank`): every rank from
-/// 30 kyu up to expert's.
-pub fn playable_rank(text: &str) -> Result<Rank, rank::RankError> {
-    text.parse::<Rank>()?.at_most(size_class::EXPERT)
+/// 30 kyu up to `strongest` (expert's on the board, or on any board before the board is
+/// known, [`SizeClass::strongest_anywhere`]).
+pub fn playable_rank(text: &str, strongest: Rank) -> Result<Rank, rank::RankError> {
+    text.parse::<Rank>()?.at_most(strongest)
 }
 
 /// Seed of every `reg_genmove` answer (mixed with the position where a player draws at

@@ -14,7 +14,7 @@ impl Rank {
     /// The weakest rank: someone who has just learned the rules.
     pub const WEAKEST: Rank = Rank::kyu(30);
     /// The strongest rank the scale names (an amateur 9 dan); the player's own strongest
-    /// is lower, and depends on the board ([`super::strength::Ladder::strongest`]).
+    /// depends on the board ([`super::size_class::SizeClass::strongest`]).
     pub const STRONGEST: Rank = Rank::dan(9);
 
     /// `k` kyu (1 to 30).

@@ -20,7 +20,9 @@ pub struct SizeClass {
     /// The side of the calibrated board.
     pub size: usize,
     /// The ladder of ranks on this board, from the weakest: a rank between two rungs takes
-    /// its settings part of the way ([`strength::rung_for`]), the top rung is expert's.
+    /// its settings part of the way ([`strength::rung_for`]), the top rung is expert's,
+    /// placed by the handicap it gives the counted rungs on the machine of
+    /// docs/benchmarks.md (a faster machine makes expert stronger than its name).
     ///
     /// The rung at 7k is the level intermediate, about even with GNU Go 3.8 level 10
     /// (rated 7 kyu on KGS) on every size (docs/benchmarks.md, "Levels on every size"). The
@@ -62,9 +64,6 @@ impl FairGame {
     }
 }
 
-/// The top of every ladder: expert at 1 s a move on one thread gives GNU Go level 10 (7
-/// kyu) seven stones on 19x19 and wins half (docs/benchmarks.md, "Levels on every size").
-pub const EXPERT: Rank = Rank::dan(1);
 /// Beginner's rank: a name for the rung of the ladders at 10k.
 pub const BEGINNER: Rank = Rank::kyu(10);
 /// Intermediate's rank: 11 of 20 against GNU Go level 10 on 19x19.
@@ -73,9 +72,12 @@ pub const INTERMEDIATE: Rank = Rank::kyu(7);
 /// 9x9: every rank up to intermediate searches 1,000 playouts without the network, and
 /// the weaker ones give away points a move ([`Rung::point_loss`]) rather than see less or
 /// draw at a temperature: a steady loss keeps a head start, so that a stone means on this
-/// board what the table says (docs/design.md, "Ranks"). Each rung of 25k to 7k takes one
+/// board what the table says (docs/design.md, "Ranks"). Each rung of 25k to 1k takes one
 /// stone (Black, komi 0.5) from the rung six ranks up and wins about half; 30k loses to
-/// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss").
+/// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss"). Expert is
+/// beyond the scale here: 1k taking two stones, twelve ranks by the table, won 1 of 20, so
+/// it is named the scale's top, 9d, and the ranks from 1k up read toward its playouts
+/// ("The top of the scale").
 const LADDER_9: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 1_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(25), 1_000, false, 0.0, 1.0).losing(1.8),
@@ -84,11 +86,11 @@ const LADDER_9: [Rung; 8] = [
     Rung::counted(BEGINNER, 1_000, false, 0.0, 1.0).losing(0.3),
     Rung::counted(INTERMEDIATE, 1_000, false, 0.3, 1.0),
     Rung::counted(Rank::kyu(1), 1_200, false, 0.28, 1.0),
-    Rung::strongest(EXPERT),
+    Rung::strongest(Rank::dan(9), 13_000),
 ];
 
 /// 13x13: the same kind of ladder at intermediate's 2,000 playouts, a rung each five
-/// ranks (two stones by the table), from 27k up to 7k.
+/// ranks (two stones by the table), from 27k up to 7k; 1k reads twice as much.
 const LADDER_13: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 2_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(1.85),
@@ -97,16 +99,15 @@ const LADDER_13: [Rung; 8] = [
     Rung::counted(Rank::kyu(12), 2_000, false, 0.0, 1.0).losing(0.47),
     Rung::counted(INTERMEDIATE, 2_000, false, 0.3, 1.0),
     Rung::counted(Rank::kyu(1), 4_000, false, 0.15, 1.0),
-    Rung::strongest(EXPERT),
+    Rung::strongest(Rank::dan(9), 25_000),
 ];
 
 /// 19x19: up to beginner 200 playouts with the network, giving away points a move as on
 /// the small boards; the weakest ranks also see only some of the moves. 12k takes five
 /// stones from intermediate, 21k nine from 12k and 30k nine from 21k, intermediate three
-/// from 4k and 4k three from 1k, each about even (docs/benchmarks.md, "Ranks by point
-/// loss"). Intermediate takes seven stones from 1k about even as well, so 1k's 1,000
-/// playouts are the scale's 1d by the handicap; expert gives 1k more than komi, a rank above
-/// the scale that is not yet placed.
+/// from 4k and seven from 1d, each about even (docs/benchmarks.md, "Ranks by point loss").
+/// Expert, at its 6 s a move, gives 1d seven stones about even, so it is 8d; the ranks
+/// between read toward its playouts ("The top of the scale").
 const LADDER_19: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.55).losing(10.0),
     Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
@@ -114,8 +115,8 @@ const LADDER_19: [Rung; 8] = [
     Rung::counted(BEGINNER, 200, true, 0.0, 1.0).losing(2.8),
     Rung::counted(INTERMEDIATE, 100, true, 0.3, 1.0),
     Rung::counted(Rank::kyu(4), 400, true, 0.1, 1.0),
-    Rung::counted(Rank::kyu(1), 1_000, true, 0.0, 1.0),
-    Rung::strongest(EXPERT),
+    Rung::counted(Rank::dan(1), 1_000, true, 0.0, 1.0),
+    Rung::strongest(Rank::dan(8), 17_000),
 ];
 
 impl SizeClass {
@@ -184,9 +185,19 @@ impl SizeClass {
         }
     }
 
-    /// The strongest rank on this board: expert's.
+    /// The strongest rank on this board: expert's, the top rung.
     pub fn strongest(&self) -> Rank {
-        self.rungs.last().map_or(EXPERT, |r| r.rank)
+        self.rungs.last().map_or(Rank::STRONGEST, |r| r.rank)
+    }
+
+    /// The strongest rank on any board: the most a command line may ask for before the
+    /// board is known (each board then plays at most its own [`SizeClass::strongest`]).
+    pub fn strongest_anywhere() -> Rank {
+        SizeClass::TABLE
+            .iter()
+            .map(SizeClass::strongest)
+            .max()
+            .unwrap_or(Rank::STRONGEST)
     }
 }
 

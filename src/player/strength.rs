@@ -26,6 +26,11 @@ pub struct Rung {
     /// Playouts a move; `None` for the strongest rung, which thinks for its size class's
     /// expert time with every thread.
     pub playouts: Option<u64>,
+    /// The playouts that the ranks between the rung below and this one count toward: a
+    /// counted rung's own; for the strongest, about what its time buys on one thread of
+    /// the machine its rank was measured on (docs/benchmarks.md says which), so that the
+    /// ranks just under expert read nearly as much as it does.
+    pub reads: u64,
     /// Whether the search's priors take the policy network's advice.
     pub network: bool,
     /// Above 0, the move is drawn among the search's candidates with probability
@@ -51,6 +56,7 @@ impl Rung {
         Rung {
             rank,
             playouts: Some(playouts),
+            reads: playouts,
             network,
             temperature,
             sight,
@@ -66,11 +72,13 @@ impl Rung {
         }
     }
 
-    /// The strongest rung: the whole time, every thread, the network, the best move.
-    pub const fn strongest(rank: Rank) -> Rung {
+    /// The strongest rung: the whole time, every thread, the network, the best move. Its
+    /// time reads about `reads` playouts a move on one thread ([`Rung::reads`]).
+    pub const fn strongest(rank: Rank, reads: u64) -> Rung {
         Rung {
             rank,
             playouts: None,
+            reads,
             network: true,
             temperature: 0.0,
             sight: 1.0,
@@ -81,26 +89,27 @@ impl Rung {
 
 /// The settings of `rank` on a ladder (rungs from the weakest, at least one): those of the
 /// highest rung at or below it (the lowest, below every rung; the highest, above), with
-/// playouts, temperature, sight and point loss taken part of the way to the next rung when both count
-/// playouts the same way (with or without the network): playouts geometrically, since
-/// strength grows with their logarithm, the others linearly.
+/// playouts, temperature, sight and point loss taken part of the way to the next rung when
+/// the lower one counts its playouts: playouts geometrically toward the next rung's
+/// [`Rung::reads`], since strength grows with their logarithm, the others linearly. Whether
+/// the network advises is the lower rung's.
 pub fn rung_for(rungs: &[Rung], rank: Rank) -> Rung {
     let below = rungs.iter().rposition(|r| r.rank <= rank).unwrap_or(0);
     let Some(&low) = rungs.get(below) else {
-        return Rung::strongest(rank);
+        return Rung::strongest(rank, 0);
     };
     let mut rung = Rung { rank, ..low };
-    let Some(&high) = rungs.get(below + 1) else {
+    let (Some(&high), Some(_)) = (rungs.get(below + 1), low.playouts) else {
         return rung;
     };
-    if let (Some(a), Some(b), true) = (low.playouts, high.playouts, low.network == high.network) {
-        let t = f64::from(rank.above(low.rank).max(0)) / f64::from(high.rank.above(low.rank));
-        let (a, b) = (a.max(1) as f64, b.max(1) as f64);
-        rung.playouts = Some((a.ln() + t * (b.ln() - a.ln())).exp().round() as u64);
-        rung.temperature = low.temperature + t * (high.temperature - low.temperature);
-        rung.sight = low.sight + t * (high.sight - low.sight);
-        rung.point_loss = low.point_loss + t * (high.point_loss - low.point_loss);
-    }
+    let t = f64::from(rank.above(low.rank).max(0)) / f64::from(high.rank.above(low.rank));
+    let (a, b) = (low.reads.max(1) as f64, high.reads.max(1) as f64);
+    let playouts = (a.ln() + t * (b.ln() - a.ln())).exp().round() as u64;
+    rung.playouts = Some(playouts);
+    rung.reads = playouts;
+    rung.temperature = low.temperature + t * (high.temperature - low.temperature);
+    rung.sight = low.sight + t * (high.sight - low.sight);
+    rung.point_loss = low.point_loss + t * (high.point_loss - low.point_loss);
     rung
 }
 
@@ -245,7 +254,7 @@ mod tests {
         Rung::counted(Rank::kyu(30), 10, false, 1.0, 0.1).losing(4.0),
         Rung::counted(Rank::kyu(20), 1_000, false, 0.0, 0.5),
         Rung::counted(Rank::kyu(10), 100, true, 0.0, 1.0),
-        Rung::strongest(Rank::dan(1)),
+        Rung::strongest(Rank::dan(1), 10_000),
     ];
 
     #[test]
@@ -260,11 +269,12 @@ mod tests {
         );
         assert_eq!(middle.point_loss, 2.0, "linear");
         assert_eq!(middle.rank, Rank::kyu(25));
-        // Between rungs that search differently, the lower rung's settings.
+        // The network is the lower rung's; the playouts go part of the way all the same.
         let mixed = rung_for(&LADDER, Rank::kyu(15));
-        assert_eq!((mixed.playouts, mixed.network), (Some(1_000), false));
-        // Between the last counted rung and the strongest, the counted one's.
-        assert_eq!(rung_for(&LADDER, Rank::kyu(1)).playouts, Some(100));
+        assert_eq!((mixed.playouts, mixed.network), (Some(316), false));
+        // Under the strongest, toward what its time reads.
+        let under = rung_for(&LADDER, Rank::kyu(1));
+        assert_eq!((under.playouts, under.network), (Some(6_310), true));
         assert_eq!(rung_for(&LADDER, Rank::dan(1)).playouts, None);
         assert_eq!(rung_for(&LADDER, Rank::dan(5)).playouts, None);
     }
