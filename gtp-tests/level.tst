@@ -2,7 +2,7 @@
 # and sets the rank, hoshi-param offers both (and the rules) to GoGui's parameter dialog.
 
 1 hoshi-level
-#? [expert \(8d\)]
+#? [expert \(9d\)]
 
 2 hoshi-level beginner
 #? []
@@ -25,7 +25,7 @@ hoshi-level beginner expert
 
 11 hoshi-param level expert
 12 hoshi-level
-#? [expert \(8d\)]
+#? [expert \(9d\)]
 
 13 hoshi-param rules japanese
 14 hoshi-rules
@@ -37,9 +37,9 @@ hoshi-param level
 hoshi-param colour blue
 #! [unknown parameter "colour"]
 
-# A rank: any from 30k to expert's (8d on 19x19), a level's rank shown with its name.
+# A rank: any from 30k to expert's (9d), a level's rank shown with its name.
 30 hoshi-rank
-#? [8d]
+#? [9d]
 
 31 hoshi-rank 12K
 32 hoshi-rank
@@ -52,8 +52,8 @@ hoshi-param colour blue
 35 hoshi-level
 #? [intermediate \(7k\)]
 
-hoshi-rank 9d
-#! [9d is stronger than hoshi plays: its strongest rank is 8d \(expert\)]
+hoshi-rank 10d
+#! [not a rank: "10d" \(30k to 1k, then 1d to 9d, e.g. 12k or 2d\)]
 
 hoshi-rank 31k
 #! [not a rank: "31k" \(30k to 1k, then 1d to 9d, e.g. 12k or 2d\)]
@@ -68,8 +68,8 @@ hoshi-rank 5k 4k
 38 hoshi-rank
 #? [30k]
 
-hoshi-param rank 9d
-#! [9d is stronger than hoshi plays: its strongest rank is 8d \(expert\)]
+hoshi-param rank 10d
+#! [not a rank: "10d" \(30k to 1k, then 1d to 9d, e.g. 12k or 2d\)]
 
 # Expert is the top of each board's scale, and stays expert when the board changes; a
 # rank under it stays that rank.
@@ -80,7 +80,7 @@ hoshi-param rank 9d
 
 63 boardsize 19
 64 hoshi-level
-#? [expert \(8d\)]
+#? [expert \(9d\)]
 
 65 hoshi-rank 3d
 66 boardsize 9
@@ -93,7 +93,7 @@ hoshi-param rank 9d
 
 70 boardsize 19
 71 hoshi-level
-#? [expert \(8d\)]
+#? [expert \(9d\)]
 
 # A level change keeps the game going: genmove still answers a legal move.
 20 boardsize 5

@@ -31,17 +31,17 @@ struct Cli {
     /// (hoshi-level and --help show it): beginner (10k: intermediate's playouts on 9x9 and
     /// 13x13, 200 with the policy network on 19x19, a move a few points worse than the best),
     /// intermediate (7k, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13,
-    /// 100 with the network on 19x19) or expert (the top of each board's scale, 8d on 19x19
-    /// and 9d on 9x9 and 13x13: every thread, all the time it has, 1 s a move on 9x9, 3 s on
-    /// 13x13, 6 s on 19x19 unless --time, --playouts or a clock says otherwise). Other sizes
+    /// 100 with the network on 19x19) or expert (the top of each board's scale, 9d: every
+    /// thread, all the time it has, 1 s a move on 9x9, 3 s on 13x13, 6 s on 19x19 unless
+    /// --time, --playouts or a clock says otherwise). Other sizes
     /// play like the nearest of 9x9, 13x13 and 19x19, the smaller on a tie (up to 11x11 like
     /// 9x9, 12x12 to 16x16 like 13x13). GTP's hoshi-level tells and changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
     level: Level,
 
     /// Playing strength as a rank, from 30k (a first game) through 1k and 1d up to expert's
-    /// (8d on 19x19, 9d on the small boards; a rank above a board's expert plays as expert),
-    /// in steps of one rank; overrides --level. Under the levels hoshi plays moves that give
+    /// (9d on every board today; a rank above a board's expert plays as expert), in steps
+    /// of one rank; overrides --level. Under the levels hoshi plays moves that give
     /// away the rank's few points (the weakest on 19x19 also see only some of the legal
     /// moves), never missing the atari of a big chain; above them it reads more. GTP's
     /// hoshi-rank tells and changes it during a game.

@@ -77,7 +77,7 @@ pub const INTERMEDIATE: Rank = Rank::kyu(7);
 /// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss"). Expert is
 /// beyond the scale here: 1k taking two stones, twelve ranks by the table, won 1 of 20, so
 /// it is named the scale's top, 9d, and the ranks from 1k up read toward its playouts
-/// ("The top of the scale").
+/// (docs/benchmarks.md, "The top of the scale").
 const LADDER_9: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 1_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(25), 1_000, false, 0.0, 1.0).losing(1.8),
@@ -90,7 +90,8 @@ const LADDER_9: [Rung; 8] = [
 ];
 
 /// 13x13: the same kind of ladder at intermediate's 2,000 playouts, a rung each five
-/// ranks (two stones by the table), from 27k up to 7k; 1k reads twice as much.
+/// ranks (two stones by the table), from 27k up to 7k; 1k reads twice as much. Expert is
+/// named the scale's top, 9d, as on the boards either side, where it is measured.
 const LADDER_13: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 2_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(1.85),
@@ -106,8 +107,9 @@ const LADDER_13: [Rung; 8] = [
 /// the small boards; the weakest ranks also see only some of the moves. 12k takes five
 /// stones from intermediate, 21k nine from 12k and 30k nine from 21k, intermediate three
 /// from 4k and seven from 1d, each about even (docs/benchmarks.md, "Ranks by point loss").
-/// Expert, at its 6 s a move, gives 1d seven stones about even, so it is 8d; the ranks
-/// between read toward its playouts ("The top of the scale").
+/// Expert, at its 6 s a move, gives 1d eight stones about even, so it is 9d, the top of
+/// the scale; the ranks between read toward its playouts (docs/benchmarks.md, "The top of
+/// the scale").
 const LADDER_19: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.55).losing(10.0),
     Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
@@ -116,7 +118,7 @@ const LADDER_19: [Rung; 8] = [
     Rung::counted(INTERMEDIATE, 100, true, 0.3, 1.0),
     Rung::counted(Rank::kyu(4), 400, true, 0.1, 1.0),
     Rung::counted(Rank::dan(1), 1_000, true, 0.0, 1.0),
-    Rung::strongest(Rank::dan(8), 17_000),
+    Rung::strongest(Rank::dan(9), 20_000),
 ];
 
 impl SizeClass {
