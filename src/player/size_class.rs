@@ -107,7 +107,7 @@ const LADDER_13: [Rung; 8] = [
 /// the small boards; the weakest ranks also see only some of the moves. 12k takes five
 /// stones from intermediate, 21k nine from 12k and 30k nine from 21k, intermediate three
 /// from 4k and seven from 1d, each about even (docs/benchmarks.md, "Ranks by point loss").
-/// Expert, at its 6 s a move, gives 1d eight stones and wins about two games of three, so it
+/// Expert, at its 6 s a move, gives 1d eight stones and wins 14 of 20, so it
 /// is 9d, the top of the scale, or a little above; the ranks between read toward its
 /// playouts (docs/benchmarks.md, "The top of the scale").
 const LADDER_19: [Rung; 8] = [
