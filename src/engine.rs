@@ -87,6 +87,12 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The rank played on a `size`×`size` board: the one asked for, at most the board's
+    /// strongest (expert's).
+    pub fn rank_on(&self, size: usize) -> Rank {
+        self.rank.min(SizeClass::of(size).strongest())
+    }
+
     /// The komi a new game starts with.
     pub fn komi(&self) -> f64 {
         self.komi.unwrap_or(self.rules.default_komi)
@@ -262,8 +268,7 @@ impl Engine {
     /// The rank hoshi plays on the current board: the one asked for, or the board's
     /// strongest (expert's) when that is lower.
     pub fn rank(&self) -> Rank {
-        let strongest = SizeClass::of(self.game.size()).strongest();
-        self.settings.rank.min(strongest)
+        self.settings.rank_on(self.game.size())
     }
 
     /// The opponent's rank, for the fair handicap: the player does not change.

@@ -33,9 +33,9 @@ struct Cli {
     /// intermediate (7k, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13,
     /// 100 with the network on 19x19) or expert (the top of each board's scale, 9d: every
     /// thread, all the time it has, 1 s a move on 9x9, 3 s on 13x13, 6 s on 19x19 unless
-    /// --time, --playouts or a clock says otherwise). Other sizes
-    /// play like the nearest of 9x9, 13x13 and 19x19, the smaller on a tie (up to 11x11 like
-    /// 9x9, 12x12 to 16x16 like 13x13). GTP's hoshi-level tells and changes it during a game.
+    /// --time, --playouts or a clock says otherwise). Other sizes play like the nearest of
+    /// 9x9, 13x13 and 19x19, the smaller on a tie (up to 11x11 like 9x9, 12x12 to 16x16 like
+    /// 13x13). GTP's hoshi-level tells and changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
     level: Level,
 
@@ -284,7 +284,7 @@ fn main() -> ExitCode {
         settings.komi(),
         settings.size,
         settings.size,
-        settings.rank.min(SizeClass::of(settings.size).strongest()),
+        settings.rank_on(settings.size),
         settings.seed
     );
     for (key, value) in &cli.params {
