@@ -90,7 +90,7 @@ impl Settings {
     /// The rank played on a `size`×`size` board: the one asked for, at most the board's
     /// strongest (expert's).
     pub fn rank_on(&self, size: usize) -> Rank {
-        self.rank.min(SizeClass::of(size).strongest())
+        SizeClass::of(size).rank_played(self.rank)
     }
 
     /// The komi a new game starts with.

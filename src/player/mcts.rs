@@ -56,14 +56,14 @@ impl LevelSettings {
     ///   (0.3): about GNU Go 3.8 level 10's strength on every size.
     pub fn of(rank: Rank, size: usize, threads: usize) -> LevelSettings {
         let rung = SizeClass::of(size).rung(rank);
-        let threads = if rung.playouts.is_none() { threads } else { 1 };
+        let threads = if rung.timed { threads } else { 1 };
         LevelSettings {
             search: SearchConfig {
                 threads: threads.max(1),
                 ..SearchConfig::default()
             },
-            playouts: rung.playouts,
-            timed: rung.playouts.is_none(),
+            playouts: rung.playouts(),
+            timed: rung.timed,
             temperature: rung.temperature,
             network: rung.network,
             sight: rung.sight,

@@ -60,7 +60,7 @@ impl Level {
 
     /// The rank the level plays on a `size`×`size` board.
     pub fn rank_on(self, size: usize) -> Rank {
-        self.rank().min(SizeClass::of(size).strongest())
+        SizeClass::of(size).rank_played(self.rank())
     }
 
     /// The level whose rank on a `size`×`size` board is `rank`, if one is.

@@ -192,6 +192,11 @@ impl SizeClass {
         self.rungs.last().map_or(Rank::STRONGEST, |r| r.rank)
     }
 
+    /// The rank a player who asks for `asked` plays on this board: at most expert's.
+    pub fn rank_played(&self, asked: Rank) -> Rank {
+        asked.min(self.strongest())
+    }
+
     /// The strongest rank on any board: the most a command line may ask for before the
     /// board is known (each board then plays at most its own [`SizeClass::strongest`]).
     pub fn strongest_anywhere() -> Rank {

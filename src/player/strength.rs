@@ -23,12 +23,12 @@ use rand::Rng;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rung {
     pub rank: Rank,
-    /// Playouts a move; `None` for the strongest rung, which thinks for its size class's
-    /// expert time with every thread.
-    pub playouts: Option<u64>,
-    /// The playouts that the ranks between the rung below and this one count toward: a
-    /// counted rung's own; for the strongest, about what its time buys on one thread of
-    /// the machine its rank was measured on (docs/benchmarks.md says which), so that the
+    /// Whether the rung thinks for its size class's expert time with every thread (the
+    /// strongest) rather than a number of playouts ([`Rung::playouts`]).
+    pub timed: bool,
+    /// Playouts a move: a counted rung's own; for the timed one, about what its time buys
+    /// on one thread of the machine its rank was measured on (docs/benchmarks.md says
+    /// which). The ranks between the rung below and this one read toward it, so that the
     /// ranks just under expert read nearly as much as it does.
     pub reads: u64,
     /// Whether the search's priors take the policy network's advice.
@@ -45,6 +45,11 @@ pub struct Rung {
 }
 
 impl Rung {
+    /// Playouts a move; `None` for the timed rung.
+    pub fn playouts(&self) -> Option<u64> {
+        (!self.timed).then_some(self.reads)
+    }
+
     /// A rung that searches a number of playouts.
     pub const fn counted(
         rank: Rank,
@@ -55,7 +60,7 @@ impl Rung {
     ) -> Rung {
         Rung {
             rank,
-            playouts: Some(playouts),
+            timed: false,
             reads: playouts,
             network,
             temperature,
@@ -77,7 +82,7 @@ impl Rung {
     pub const fn strongest(rank: Rank, reads: u64) -> Rung {
         Rung {
             rank,
-            playouts: None,
+            timed: true,
             reads,
             network: true,
             temperature: 0.0,
@@ -99,14 +104,12 @@ pub fn rung_for(rungs: &[Rung], rank: Rank) -> Rung {
         return Rung::strongest(rank, 0);
     };
     let mut rung = Rung { rank, ..low };
-    let (Some(&high), Some(_)) = (rungs.get(below + 1), low.playouts) else {
+    let (Some(&high), false) = (rungs.get(below + 1), low.timed) else {
         return rung;
     };
     let t = f64::from(rank.above(low.rank).max(0)) / f64::from(high.rank.above(low.rank));
     let (a, b) = (low.reads.max(1) as f64, high.reads.max(1) as f64);
-    let playouts = (a.ln() + t * (b.ln() - a.ln())).exp().round() as u64;
-    rung.playouts = Some(playouts);
-    rung.reads = playouts;
+    rung.reads = (a.ln() + t * (b.ln() - a.ln())).exp().round() as u64;
     rung.temperature = low.temperature + t * (high.temperature - low.temperature);
     rung.sight = low.sight + t * (high.sight - low.sight);
     rung.point_loss = low.point_loss + t * (high.point_loss - low.point_loss);
@@ -262,7 +265,7 @@ mod tests {
         assert_eq!(rung_for(&LADDER, Rank::kyu(30)), LADDER[0]);
         assert_eq!(rung_for(&LADDER, Rank::kyu(20)), LADDER[1]);
         let middle = rung_for(&LADDER, Rank::kyu(25));
-        assert_eq!(middle.playouts, Some(100), "geometric: sqrt(10 * 1000)");
+        assert_eq!(middle.playouts(), Some(100), "geometric: sqrt(10 * 1000)");
         assert_eq!(
             (middle.temperature, middle.sight),
             (0.5, 0.30000000000000004)
@@ -271,12 +274,12 @@ mod tests {
         assert_eq!(middle.rank, Rank::kyu(25));
         // The network is the lower rung's; the playouts go part of the way all the same.
         let mixed = rung_for(&LADDER, Rank::kyu(15));
-        assert_eq!((mixed.playouts, mixed.network), (Some(316), false));
+        assert_eq!((mixed.playouts(), mixed.network), (Some(316), false));
         // Under the strongest, toward what its time reads.
         let under = rung_for(&LADDER, Rank::kyu(1));
-        assert_eq!((under.playouts, under.network), (Some(6_310), true));
-        assert_eq!(rung_for(&LADDER, Rank::dan(1)).playouts, None);
-        assert_eq!(rung_for(&LADDER, Rank::dan(5)).playouts, None);
+        assert_eq!((under.playouts(), under.network), (Some(6_310), true));
+        assert_eq!(rung_for(&LADDER, Rank::dan(1)).playouts(), None);
+        assert_eq!(rung_for(&LADDER, Rank::dan(5)).playouts(), None);
     }
 
     /// A search's result whose candidates are (move, visits, score lead), most visited
