@@ -8,6 +8,9 @@
 //! * `refuse=CMD`: answers `? refused` to `CMD`;
 //! * `clock=1`: lists `time_settings` and `time_left` (every `time_*` command it gets is
 //!   written to stderr as it comes);
+//! * `fixed_handicap=V,V,…`: lists `fixed_handicap` and answers these points to it, the
+//!   way Pachi names its own third stone (every `*_handicap` and `clear_board` command it
+//!   gets is written to stderr);
 //! * `K=ACTION` for its K-th `genmove`: a vertex, `pass`, `resign`, `crash` (exits with
 //!   status 3), `silent` (never answers), `garbage` (a line that is not GTP), `junk`
 //!   (answers `= banana`) or `sleepS:MOVE` (answers MOVE, by default `pass`, after S
@@ -51,6 +54,10 @@ fn main() {
     if option("clock").is_some() {
         commands.extend(["time_settings", "time_left"]);
     }
+    let fixed = option("fixed_handicap").map(|points| points.replace(',', " "));
+    if fixed.is_some() {
+        commands.push("fixed_handicap");
+    }
     let name = option("name").unwrap_or("fake");
     eprintln!("fake engine {name} started");
 
@@ -62,7 +69,9 @@ fn main() {
         let Some(&command) = words.first() else {
             continue;
         };
-        if command.starts_with("time_") {
+        if command.starts_with("time_")
+            || (fixed.is_some() && (command.ends_with("_handicap") || command == "clear_board"))
+        {
             eprintln!("{}", words.join(" "));
         }
         if Some(command) == option("refuse") {
@@ -75,6 +84,9 @@ fn main() {
             ("protocol_version", _) => answer(&mut out, "2", true),
             ("list_commands", _) => answer(&mut out, &commands.join("\n"), true),
             ("final_score", Some(claim)) => answer(&mut out, claim, true),
+            ("fixed_handicap", _) if fixed.is_some() => {
+                answer(&mut out, fixed.as_deref().unwrap_or_default(), true)
+            }
             ("quit", _) => {
                 answer(&mut out, "", true);
                 break;

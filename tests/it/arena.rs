@@ -1003,6 +1003,25 @@ fn hoshi_places_a_fixed_handicap_the_referee_agrees_with() {
     assert!(s.sgf(1).contains("HA[3]AB[ce][ec][cc]"), "{}", s.sgf(1));
 }
 
+#[test]
+fn an_engine_whose_fixed_stones_differ_is_given_gtps() {
+    let s = Scratch::new("other-handicap");
+    // On 9x9 GTP's three stones are C3 G7 C7; this engine puts the third at G3.
+    let mut args = s.args(&hoshi("--seed 3"), &s.fake("fixed_handicap=C3,G7,G3"));
+    args.size = 9;
+    args.handicap = Handicap::Stones(3);
+    args.komi = Some(0.5);
+    let row = only_row(&run(&args)).clone();
+    assert_fair_ending(&row);
+    assert!(s.sgf(1).contains("AB[cg][gc][cc]"), "{}", s.sgf(1));
+    assert!(
+        s.log("white")
+            .contains("fixed_handicap 3\nclear_board\nset_free_handicap C3 G7 C7\n"),
+        "{}",
+        s.log("white")
+    );
+}
+
 /// Checks that a game between working engines ended by itself: no forfeit, no time-out.
 fn assert_fair_ending(row: &Row) {
     assert!(
