@@ -112,6 +112,7 @@ pub fn default_links(board: usize) -> Vec<(Rank, Rank)> {
             (k(13), k(7)),
             (k(7), k(1)),
             (k(19), k(7)),
+            (k(1), Rank::dan(6)),
             (k(3), expert),
         ],
         13 => vec![

@@ -74,11 +74,12 @@ pub const INTERMEDIATE: Rank = Rank::kyu(7);
 /// draw at a temperature: a steady loss keeps a head start, so that a stone means on this
 /// board what the table says (docs/design.md, "Ranks"). Each rung of 25k to 1k takes one
 /// stone (Black, komi 0.5) from the rung six ranks up and wins about half; 30k loses to
-/// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss"). Expert is
-/// beyond the scale here: 1k taking two stones, twelve ranks by the table, won 1 of 20, so
-/// it is named the scale's top, 9d, and the ranks from 1k up read toward its playouts
-/// (docs/benchmarks.md, "The top of the scale").
-const LADDER_9: [Rung; 8] = [
+/// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss"). 6d is 1k's
+/// draw at 3,000 playouts, which 1k taking a stone beat 9 of 20; strength is steep here
+/// (at 2,000 playouts 11 of 20, at 4,000 7, at 6,000 1: docs/benchmarks.md, "Dan links").
+/// Expert is beyond the scale: 1k taking two stones, twelve ranks by the table, won 1 of
+/// 20, so it is named the scale's top, 9d, and 7d and 8d read toward its playouts.
+const LADDER_9: [Rung; 9] = [
     Rung::counted(Rank::kyu(30), 1_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(25), 1_000, false, 0.0, 1.0).losing(1.8),
     Rung::counted(Rank::kyu(19), 1_000, false, 0.0, 1.0).losing(1.0),
@@ -86,6 +87,7 @@ const LADDER_9: [Rung; 8] = [
     Rung::counted(BEGINNER, 1_000, false, 0.0, 1.0).losing(0.3),
     Rung::counted(INTERMEDIATE, 1_000, false, 0.3, 1.0),
     Rung::counted(Rank::kyu(1), 1_200, false, 0.28, 1.0),
+    Rung::counted(Rank::dan(6), 3_000, false, 0.28, 1.0),
     Rung::strongest(Rank::dan(9), 13_000),
 ];
 
