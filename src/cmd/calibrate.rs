@@ -121,7 +121,7 @@ pub fn default_links(board: usize) -> Vec<(Rank, Rank)> {
             (k(17), k(12)),
             (k(12), k(7)),
             (k(7), k(2)),
-            (k(1), Rank::dan(4)),
+            (k(1), Rank::dan(5)),
             (k(2), expert),
         ],
         _ => vec![
