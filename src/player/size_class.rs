@@ -75,8 +75,8 @@ pub const INTERMEDIATE: Rank = Rank::kyu(7);
 /// board what the table says (docs/design.md, "Ranks"). Each rung of 25k to 1k takes one
 /// stone (Black, komi 0.5) from the rung six ranks up and wins about half; 30k loses to
 /// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss"). 6d is 1k's
-/// draw at 3,000 playouts, which 1k taking a stone beat 9 of 20; strength is steep here
-/// (at 2,000 playouts 11 of 20, at 4,000 7, at 6,000 1: docs/benchmarks.md, "Dan links").
+/// draw at 3,000 playouts: 1k taking a stone from it won 17 of 40. Strength is steep here
+/// (against 2,000 playouts 11 of 20, 4,000 7, 6,000 1: docs/benchmarks.md, "Dan links").
 /// Expert is beyond the scale: 1k taking two stones, twelve ranks by the table, won 1 of
 /// 20, so it is named the scale's top, 9d, and 7d and 8d read toward its playouts.
 const LADDER_9: [Rung; 9] = [
@@ -94,8 +94,9 @@ const LADDER_9: [Rung; 9] = [
 /// 13x13: the same kind of ladder at intermediate's 2,000 playouts, a rung each five
 /// ranks (two stones by the table), from 27k up to 7k; 1k reads twice as much, and 5d is
 /// 1k's draw at 10,000 playouts (1k taking two stones won 13 of 20 against 8,000 and 7 of
-/// 20 against 12,000: docs/benchmarks.md, "Dan links"). Expert is beyond the scale, as on
-/// 9x9: 2k taking four stones won none of 10. It is named the top, 9d.
+/// 20 against 12,000, and 22 of 40 against 10,000: docs/benchmarks.md, "Dan links").
+/// Expert is beyond the scale, as on 9x9: 2k taking four stones won none of 10. It is
+/// named the top, 9d.
 const LADDER_13: [Rung; 9] = [
     Rung::counted(Rank::kyu(30), 2_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(1.85),

@@ -993,12 +993,7 @@ fn engines_with_fixed_seeds_repeat_their_games() {
 #[test]
 fn hoshi_places_a_fixed_handicap_the_referee_agrees_with() {
     let s = Scratch::new("hoshi-handicap");
-    let mut args = s.args(&hoshi("--seed 3"), &hoshi("--seed 4"));
-    args.size = 7;
-    args.handicap = Handicap::Stones(3);
-    args.komi = Some(0.5);
-    let row = only_row(&run(&args)).clone();
-    assert_fair_ending(&row);
+    play_three_stones(&s, &hoshi("--seed 4"), 7);
     // hoshi's fixed_handicap named the arena's points, else White would have forfeited.
     assert!(s.sgf(1).contains("HA[3]AB[ce][ec][cc]"), "{}", s.sgf(1));
 }
@@ -1007,12 +1002,7 @@ fn hoshi_places_a_fixed_handicap_the_referee_agrees_with() {
 fn an_engine_whose_fixed_stones_differ_is_given_gtps() {
     let s = Scratch::new("other-handicap");
     // On 9x9 GTP's three stones are C3 G7 C7; this engine puts the third at G3.
-    let mut args = s.args(&hoshi("--seed 3"), &s.fake("fixed_handicap=C3,G7,G3"));
-    args.size = 9;
-    args.handicap = Handicap::Stones(3);
-    args.komi = Some(0.5);
-    let row = only_row(&run(&args)).clone();
-    assert_fair_ending(&row);
+    play_three_stones(&s, &s.fake("fixed_handicap=C3,G7,G3"), 9);
     assert!(s.sgf(1).contains("AB[cg][gc][cc]"), "{}", s.sgf(1));
     assert!(
         s.log("white")
@@ -1020,6 +1010,16 @@ fn an_engine_whose_fixed_stones_differ_is_given_gtps() {
         "{}",
         s.log("white")
     );
+}
+
+/// Plays one game of hoshi (Black, seed 3) taking three fixed stones from `white` at komi
+/// 0.5 on a `size` board, which must end by itself.
+fn play_three_stones(s: &Scratch, white: &str, size: u8) {
+    let mut args = s.args(&hoshi("--seed 3"), white);
+    args.size = size;
+    args.handicap = Handicap::Stones(3);
+    args.komi = Some(0.5);
+    assert_fair_ending(only_row(&run(&args)));
 }
 
 /// Checks that a game between working engines ended by itself: no forfeit, no time-out.
