@@ -115,8 +115,8 @@ const LADDER_13: [Rung; 9] = [
 /// from 4k and seven from 1d, each about even (docs/benchmarks.md, "Ranks by point loss").
 /// Expert, at its 6 s a move, gives 1d eight stones and wins 14 of 20, so it
 /// is 9d, the top of the scale, or a little above; the ranks between read toward its
-/// playouts (docs/benchmarks.md, "The top of the scale"), and 1d taking two stones from
-/// 3d, and 3d from 5d, won 9 and 11 of 20 ("Dan links").
+/// playouts (docs/benchmarks.md, "The top of the scale"): 1d taking two stones from 3d
+/// won 28 of 60, 3d taking two from 5d 11 of 20 ("Dan links").
 const LADDER_19: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.55).losing(10.0),
     Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
