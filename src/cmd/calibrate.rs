@@ -113,6 +113,7 @@ pub fn default_links(board: usize) -> Vec<(Rank, Rank)> {
             (k(7), k(1)),
             (k(19), k(7)),
             (k(1), Rank::dan(6)),
+            (Rank::dan(2), Rank::dan(8)),
             (k(3), expert),
         ],
         13 => vec![

@@ -77,9 +77,12 @@ pub const INTERMEDIATE: Rank = Rank::kyu(7);
 /// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss"). 6d is 1k's
 /// draw at 3,000 playouts: 1k taking a stone from it won 17 of 40. Strength is steep here
 /// (against 2,000 playouts 11 of 20, 4,000 7, 6,000 1: docs/benchmarks.md, "Dan links").
-/// Expert is beyond the scale: 1k taking two stones, twelve ranks by the table, won 1 of
-/// 20, so it is named the scale's top, 9d, and 7d and 8d read toward its playouts.
-const LADDER_9: [Rung; 9] = [
+/// 8d is the same draw at 4,000 playouts (2d taking a stone from it won 16 of 40, 1d from
+/// 7d 17 of 40); read toward expert's playouts instead, 7d and 8d were too strong (1d
+/// taking a stone from 7d won 4 of 20, 2d from 8d 2 of 20). Expert is
+/// beyond the scale: 1k taking two stones, twelve ranks by the table, won 1 of 20, so it
+/// is named the scale's top, 9d.
+const LADDER_9: [Rung; 10] = [
     Rung::counted(Rank::kyu(30), 1_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(25), 1_000, false, 0.0, 1.0).losing(1.8),
     Rung::counted(Rank::kyu(19), 1_000, false, 0.0, 1.0).losing(1.0),
@@ -88,6 +91,7 @@ const LADDER_9: [Rung; 9] = [
     Rung::counted(INTERMEDIATE, 1_000, false, 0.3, 1.0),
     Rung::counted(Rank::kyu(1), 1_200, false, 0.28, 1.0),
     Rung::counted(Rank::dan(6), 3_000, false, 0.28, 1.0),
+    Rung::counted(Rank::dan(8), 4_000, false, 0.28, 1.0),
     Rung::strongest(Rank::dan(9), 13_000),
 ];
 
