@@ -123,6 +123,7 @@ pub fn default_links(board: usize) -> Vec<(Rank, Rank)> {
             (k(12), k(7)),
             (k(7), k(2)),
             (k(1), Rank::dan(5)),
+            (Rank::dan(3), Rank::dan(8)),
             (k(2), expert),
         ],
         _ => vec![

@@ -98,10 +98,11 @@ const LADDER_9: [Rung; 10] = [
 /// 13x13: the same kind of ladder at intermediate's 2,000 playouts, a rung each five
 /// ranks (two stones by the table), from 27k up to 7k; 1k reads twice as much, and 5d is
 /// 1k's draw at 10,000 playouts (1k taking two stones won 13 of 20 against 8,000 and 7 of
-/// 20 against 12,000, and 22 of 40 against 10,000: docs/benchmarks.md, "Dan links").
-/// Expert is beyond the scale, as on 9x9: 2k taking four stones won none of 10. It is
-/// named the top, 9d.
-const LADDER_13: [Rung; 9] = [
+/// 20 against 12,000, and 22 of 40 against 10,000: docs/benchmarks.md, "Dan links"), and
+/// 8d the same draw at 17,000 (3d taking two stones from it won 11 of 20; from 8d read
+/// toward expert's playouts, 2 of 10). Expert is beyond the scale, as on 9x9: 2k taking four
+/// stones won none of 10. It is named the top, 9d.
+const LADDER_13: [Rung; 10] = [
     Rung::counted(Rank::kyu(30), 2_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(1.85),
     Rung::counted(Rank::kyu(22), 2_000, false, 0.0, 1.0).losing(1.25),
@@ -110,6 +111,7 @@ const LADDER_13: [Rung; 9] = [
     Rung::counted(INTERMEDIATE, 2_000, false, 0.3, 1.0),
     Rung::counted(Rank::kyu(1), 4_000, false, 0.15, 1.0),
     Rung::counted(Rank::dan(5), 10_000, false, 0.15, 1.0),
+    Rung::counted(Rank::dan(8), 17_000, false, 0.15, 1.0),
     Rung::strongest(Rank::dan(9), 25_000),
 ];
 
