@@ -99,7 +99,7 @@ const LADDER_9: [Rung; 10] = [
 /// ranks (two stones by the table), from 27k up to 7k; 1k reads twice as much, and 5d is
 /// 1k's draw at 10,000 playouts (1k taking two stones won 13 of 20 against 8,000 and 7 of
 /// 20 against 12,000, and 22 of 40 against 10,000: docs/benchmarks.md, "Dan links"), and
-/// 8d the same draw at 17,000 (3d taking two stones from it won 11 of 20; from 8d read
+/// 8d the same draw at 17,000 (3d taking two stones from it won 20 of 40; from 8d read
 /// toward expert's playouts, 2 of 10). Expert is beyond the scale, as on 9x9: 2k taking four
 /// stones won none of 10. It is named the top, 9d.
 const LADDER_13: [Rung; 10] = [
@@ -122,7 +122,8 @@ const LADDER_13: [Rung; 10] = [
 /// Expert, at its 6 s a move, gives 1d eight stones and wins 14 of 20, so it
 /// is 9d, the top of the scale, or a little above; the ranks between read toward its
 /// playouts (docs/benchmarks.md, "The top of the scale"): 1d taking two stones from 3d
-/// won 28 of 60, 3d taking two from 5d 11 of 20 ("Dan links").
+/// won 28 of 60, 3d taking two from 5d 11 of 20 ("Dan links"), 5d taking two from 7d 8 of
+/// 20 ("8d rungs on the small boards").
 const LADDER_19: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.55).losing(10.0),
     Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
