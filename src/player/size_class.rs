@@ -79,9 +79,9 @@ pub const INTERMEDIATE: Rank = Rank::kyu(7);
 /// (against 2,000 playouts 11 of 20, 4,000 7, 6,000 1: docs/benchmarks.md, "Dan links").
 /// 8d is the same draw at 4,000 playouts (2d taking a stone from it won 16 of 40, 1d from
 /// 7d 17 of 40); read toward expert's playouts instead, 7d and 8d were too strong (1d
-/// taking a stone from 7d won 4 of 20, 2d from 8d 2 of 20). Expert is
-/// beyond the scale: 1k taking two stones, twelve ranks by the table, won 1 of 20, so it
-/// is named the scale's top, 9d.
+/// taking a stone from 7d won 4 of 20, 2d from 8d 2 of 20). Expert is beyond the scale:
+/// 1k taking two stones, twelve ranks by the table, won 1 of 20, so it is named the
+/// scale's top, 9d.
 const LADDER_9: [Rung; 10] = [
     Rung::counted(Rank::kyu(30), 1_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(25), 1_000, false, 0.0, 1.0).losing(1.8),
