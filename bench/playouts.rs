@@ -9,7 +9,7 @@
 
 use hoshi::board::Board;
 use hoshi::coord::Color;
-use hoshi::search::playout::light_playout;
+use hoshi::knowledge::playout::light_playout;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::time::{Duration, Instant};

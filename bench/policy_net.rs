@@ -12,7 +12,7 @@
 //! processor instead of the fastest this one has: the speed depends only on the shape. The
 //! positions are random input bytes, which cost the same as real ones.
 
-use hoshi::net::model::{PolicyNet, Weights, Workspace};
+use hoshi::net::model::{Model, Weights, Workspace};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -79,11 +79,11 @@ fn options() -> Options {
 fn main() {
     let o = options();
     let loaded = match &o.net {
-        Some(path) => PolicyNet::load(path),
+        Some(path) => Model::load(path),
         None if o.value_channels == 0 => {
-            PolicyNet::from_weights(&Weights::random(o.channels, o.blocks, 2026))
+            Model::from_weights(&Weights::random(o.channels, o.blocks, 2026))
         }
-        None => PolicyNet::from_weights(&Weights::random_with_value(
+        None => Model::from_weights(&Weights::random_with_value(
             o.channels,
             o.blocks,
             o.value_channels,
@@ -122,7 +122,7 @@ fn main() {
 /// Evaluations per second of batches of `batch` positions of `size`, the policy alone and,
 /// with a value head, the policy and the value. The runs of the two alternate, so that a
 /// change in the machine's load falls on both alike.
-fn speed(net: &PolicyNet, size: usize, batch: usize, o: &Options) {
+fn speed(net: &Model, size: usize, batch: usize, o: &Options) {
     let mut rng = SmallRng::seed_from_u64(size as u64);
     let positions: Vec<Vec<u8>> = (0..batch)
         .map(|_| (0..size * size).map(|_| rng.gen()).collect())
@@ -163,7 +163,7 @@ fn speed(net: &PolicyNet, size: usize, batch: usize, o: &Options) {
     }
 }
 
-fn workspace(net: &PolicyNet, size: usize, batch: usize, o: &Options) -> Workspace {
+fn workspace(net: &Model, size: usize, batch: usize, o: &Options) -> Workspace {
     let ws = net.workspace(size, batch);
     if o.portable {
         ws.portable()

@@ -15,15 +15,17 @@
 use hoshi::board::Board;
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
+use hoshi::knowledge::playout::{self, light_playout, Forbidden, PlayoutPolicy};
+use hoshi::knowledge::Standard;
 use hoshi::net::SharedNet;
 use hoshi::rules::Ruleset;
-use hoshi::search::playout::{self, light_playout, Forbidden, PlayoutPolicy};
 use hoshi::search::{Budget, Search, SearchConfig};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 struct Options {
@@ -35,7 +37,7 @@ struct Options {
     /// The policy network's settings to measure: without it, with it, or both.
     nets: Vec<bool>,
     /// The search's parameters (`--param KEY=VALUE`, as the engine takes them).
-    params: hoshi::search::Params,
+    params: hoshi::player::Params,
 }
 
 fn options() -> Options {
@@ -47,7 +49,7 @@ fn options() -> Options {
         threads: Vec::new(),
         engine: None,
         nets: vec![false, true],
-        params: hoshi::search::Params::default(),
+        params: hoshi::player::Params::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -235,11 +237,12 @@ fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options)
         .map(|run| {
             let config = SearchConfig {
                 threads,
-                net: net.then(SharedNet::embedded),
-                params: o.params,
+                params: o.params.search,
                 ..SearchConfig::default()
             };
-            let mut search = Search::new(config, run as u64);
+            let (params, puct) = (o.params.knowledge, o.params.search.puct.enabled);
+            let knowledge = Standard::new(params, net.then(SharedNet::embedded), puct);
+            let mut search = Search::new(config, Arc::new(knowledge), run as u64);
             let budget = Budget {
                 playouts: None,
                 time: Some(Duration::from_secs_f64(o.seconds)),

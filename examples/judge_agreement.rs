@@ -16,8 +16,8 @@
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::player::judge;
+use hoshi::player::Params;
 use hoshi::rules::Ruleset;
-use hoshi::search::Params;
 use hoshi::sgf;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -21,14 +21,15 @@
 use hoshi::cmd::dataset::{self, Tally, PHASES};
 use hoshi::coord::{Color, Move, Point};
 use hoshi::game::Game;
-use hoshi::net::{features, Evaluator, PolicyNet, SharedNet};
+use hoshi::game::Position;
+use hoshi::knowledge::playout::{self, Forbidden, PlayoutPolicy};
+use hoshi::knowledge::priors::Priors;
+use hoshi::knowledge::PriorWeights;
+use hoshi::net::{features, Model, SharedNet};
 use hoshi::player::clock::Clock;
-use hoshi::player::mcts::Overrides;
 use hoshi::player::rank::RankError;
+use hoshi::player::Setup;
 use hoshi::player::{Choice, MctsPlayer, Mode, Player, Rank};
-use hoshi::search::playout::{self, Forbidden, PlayoutPolicy};
-use hoshi::search::priors::Priors;
-use hoshi::search::PriorWeights;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -109,7 +110,7 @@ fn main() -> ExitCode {
     };
     let net = match &o.net {
         None => SharedNet::embedded(),
-        Some(path) => match PolicyNet::load(path) {
+        Some(path) => match Model::load(path) {
             Ok(net) => SharedNet::new(net),
             Err(why) => {
                 eprintln!("predict: {}: {why}", path.display());
@@ -130,23 +131,22 @@ fn main() -> ExitCode {
         .filter(|game| dataset::is_held_out(game.line, o.held_out_every))
         .take(o.max_games);
     let size = games.size;
-    let mut evaluator = Evaluator::new(&net, size);
+    let mut evaluator = net.evaluator(size);
     let weights = PriorWeights::default();
     let mut rng = SmallRng::seed_from_u64(1);
     let names: Vec<String> = o.ranks.iter().map(|r| format!("rank {r}")).collect();
     let mut hits: HashMap<&str, [Hits; 3]> = HashMap::new();
-    let mut probabilities = vec![0.0; size * size];
     let mut recent = Vec::new();
     let mut tally = Tally::default();
     let mut played_games = 0;
-    let overrides = Overrides {
+    let setup = Setup {
         net: Some(net),
-        ..Overrides::default()
+        ..Setup::default()
     };
     let mut players: Vec<MctsPlayer> = o
         .ranks
         .iter()
-        .map(|&rank| MctsPlayer::new(rank, 1, overrides, 1))
+        .map(|&rank| MctsPlayer::new(Setup { rank, ..setup }, 1))
         .collect();
     let clock = Clock::default();
     for record in held_out {
@@ -162,10 +162,20 @@ fn main() -> ExitCode {
                 recent.clear();
                 recent.extend(game.recent_moves(features::HISTORY));
                 let board = game.board();
-                evaluator.policy(board, color, &recent, &mut probabilities);
+                let position = Position {
+                    board,
+                    to_move: color,
+                    recent: &recent,
+                };
+                let probabilities = &evaluator.evaluate_one(&position, 7.5).policy;
                 let by_net: Vec<(Point, f64)> = legal
                     .iter()
-                    .map(|&p| (p, f64::from(probabilities[features::point_index(board, p)])))
+                    .map(|&p| {
+                        (
+                            p,
+                            f64::from(probabilities[board.geometry().vertex_index(p)]),
+                        )
+                    })
                     .collect();
                 hits.entry("policy network").or_default()[phase].add(&by_net, played);
                 let by_priors = prior_scores(game, color, &legal, &weights);

@@ -17,8 +17,9 @@
 use hoshi::cmd::dataset::{self, Tally, Winner, PHASES};
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
-use hoshi::net::{features, Evaluator, PolicyNet, SharedNet};
-use hoshi::search::playout::{self, Forbidden, PlayoutPolicy};
+use hoshi::game::Position;
+use hoshi::knowledge::playout::{self, Forbidden, PlayoutPolicy};
+use hoshi::net::{features, Evaluator, Model, SharedNet};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::path::PathBuf;
@@ -104,11 +105,11 @@ fn main() -> ExitCode {
 fn run(o: &Options) -> Result<(), String> {
     let net = match &o.net {
         None => SharedNet::embedded(),
-        Some(path) => SharedNet::new(
-            PolicyNet::load(path).map_err(|why| format!("{}: {why}", path.display()))?,
-        ),
+        Some(path) => {
+            SharedNet::new(Model::load(path).map_err(|why| format!("{}: {why}", path.display()))?)
+        }
     };
-    if !net.has_value() {
+    if !net.heads().value {
         return Err("the network has no value head".into());
     }
     let games = dataset::games(&o.games).map_err(|why| why.to_string())?;
@@ -121,8 +122,7 @@ fn run(o: &Options) -> Result<(), String> {
         .filter(|g| all || dataset::is_held_out(g.line, o.held_out_every))
         .take(o.max_games);
     let mut judge = Judge {
-        evaluator: Evaluator::new(&net, games.size),
-        policy: vec![0.0; games.size * games.size],
+        evaluator: net.evaluator(games.size),
         recent: Vec::new(),
         rng: SmallRng::seed_from_u64(1),
         moves: Vec::new(),
@@ -158,8 +158,7 @@ fn run(o: &Options) -> Result<(), String> {
 
 /// The network and the playouts, and what they scored.
 struct Judge {
-    evaluator: Evaluator,
-    policy: Vec<f32>,
+    evaluator: Box<dyn Evaluator>,
     recent: Vec<Move>,
     rng: SmallRng,
     moves: playout::MoveRecord,
@@ -178,15 +177,16 @@ impl Judge {
         self.recent.extend(game.recent_moves(features::HISTORY));
         let board = game.board();
         let started = Instant::now();
-        let mut value = [0.5];
-        self.evaluator.evaluate_at(
+        let position = Position {
             board,
-            color,
-            &self.recent,
-            &[komi],
-            &mut self.policy,
-            &mut value,
-        );
+            to_move: color,
+            recent: &self.recent,
+        };
+        let value = [self
+            .evaluator
+            .evaluate_one(&position, komi)
+            .value
+            .unwrap_or(0.5)];
         let took = started.elapsed();
         self.net_time += took;
         self.scores[0][phase].add(f64::from(value[0]), won);

@@ -274,6 +274,15 @@ impl Geometry {
         Vertex::new(i % self.stride() - 1, i / self.stride() - 1)
     }
 
+    /// The index of an on-board point in vertex order: row by row from A1 (`row * size +
+    /// col`), the order of [`Geometry::points`]. Maps over the board (a policy's
+    /// probabilities, ownership) are kept in this order, whoever made them.
+    #[inline]
+    pub fn vertex_index(self, p: Point) -> usize {
+        let v = self.vertex(p);
+        usize::from(v.row) * self.size() + usize::from(v.col)
+    }
+
     /// Whether a slot index is an on-board point (not border).
     #[inline]
     pub fn is_on_board(self, p: Point) -> bool {

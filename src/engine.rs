@@ -5,43 +5,36 @@
 use crate::board::{Board, Illegal, MoveEffect};
 use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
+use crate::game::Position;
 use crate::handicap::HandicapError;
-use crate::net::{features, Evaluator, SharedNet};
+use crate::knowledge::ownership::{self, Estimate as Ownership};
+use crate::net::SharedNet;
 use crate::player::clock::{Clock, TimeControl};
 use crate::player::judge::{self, JUDGE_SEED};
-use crate::player::mcts::Overrides;
 use crate::player::size_class::SizeClass;
-use crate::player::{Choice, Level, MctsPlayer, Mode, Player, RandomPlayer, Rank};
+use crate::player::{Choice, MctsPlayer, Mode, Params, Player, RandomPlayer, Rank, Setup};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
-use crate::search::ownership::{self, Estimate as Ownership};
-use crate::search::{Params, SearchResult, Watch};
+use crate::search::{SearchResult, Watch};
 use crate::sgf::{self, SgfError};
 use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// What the command line sets.
+/// What the command line sets: how the player plays ([`Setup`]), and the game and session
+/// around it. Made once where the engine is set up; GTP's `hoshi-param`, `hoshi-rank` and
+/// GoGui's parameters change it in place ([`Engine::reconfigure`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// The playing strength asked for (`--rank`, or the rank `--level` names); each board
-    /// plays it at most at its own strongest rank ([`Engine::rank`]).
-    pub rank: Rank,
+    /// The player's strength, threads, budgets, tuning and network, handed to it whole.
+    pub player: Setup,
     pub rules: Ruleset,
     /// Komi; `None` takes the ruleset's usual one.
     pub komi: Option<f64>,
     pub size: usize,
-    /// Search threads.
-    pub threads: usize,
-    /// Playouts per move; `None` leaves it to the level and the clock.
-    pub playouts: Option<u64>,
-    /// Thinking time per move, overriding whatever time GTP announces.
-    pub time_per_move: Option<Duration>,
     /// Seed of every random choice; the same seed replays the same game.
     pub seed: u64,
-    /// Memory the search tree may use, in MiB.
-    pub max_memory_mb: u64,
     /// Whether to think during the opponent's time.
     pub ponder: bool,
     /// Whether to play random sensible moves instead of searching (a benchmark baseline).
@@ -49,38 +42,26 @@ pub struct Settings {
     /// Whether to draw the search on GoGui's board while thinking (`gogui-gfx:` lines on
     /// stderr).
     pub live_gfx: bool,
-    /// The tuning of the search and the player's decisions (`--param`, `hoshi-param`),
-    /// applied at every level.
-    pub params: Params,
-    /// The policy network (`--policy-net`): the embedded one unless told otherwise, `None`
-    /// to search without it.
-    pub net: Option<SharedNet>,
-    /// Moves at the start of a game drawn by their playouts rather than the best
-    /// ([`Overrides::opening_moves`]): self-play's variety. 0 in play.
-    pub opening_moves: usize,
     /// The opponent's rank, when known (`--opponent-rank`, GTP `hoshi-opponent_rank`): what
     /// the fair handicap is reckoned from.
     pub opponent_rank: Option<Rank>,
 }
 
 impl Default for Settings {
+    /// French rules, 19x19, expert with the embedded network.
     fn default() -> Self {
         Settings {
-            rank: Level::Expert.rank(),
+            player: Setup {
+                net: Some(SharedNet::embedded()),
+                ..Setup::default()
+            },
             rules: Ruleset::FRENCH,
             komi: None,
             size: 19,
-            threads: 1,
-            playouts: None,
-            time_per_move: None,
             seed: 0,
-            max_memory_mb: 2048,
             ponder: false,
             random: false,
             live_gfx: false,
-            params: Params::default(),
-            net: Some(SharedNet::embedded()),
-            opening_moves: 0,
             opponent_rank: None,
         }
     }
@@ -90,24 +71,12 @@ impl Settings {
     /// The rank played on a `size`×`size` board: the one asked for, at most the board's
     /// strongest (expert's).
     pub fn rank_on(&self, size: usize) -> Rank {
-        SizeClass::of(size).rank_played(self.rank)
+        SizeClass::of(size).rank_played(self.player.rank)
     }
 
     /// The komi a new game starts with.
     pub fn komi(&self) -> f64 {
         self.komi.unwrap_or(self.rules.default_komi)
-    }
-
-    /// What the command line imposes on the search whatever the level.
-    fn overrides(&self) -> Overrides {
-        Overrides {
-            playouts: self.playouts,
-            time: self.time_per_move,
-            max_memory: usize::try_from(self.max_memory_mb.saturating_mul(1 << 20)).ok(),
-            params: self.params,
-            net: self.net,
-            opening_moves: self.opening_moves,
-        }
     }
 }
 
@@ -205,7 +174,8 @@ impl Engine {
     /// for the board's size class (playout budgets do not apply to open-ended analysis).
     pub fn thinking_time(&self) -> Duration {
         self.settings
-            .time_per_move
+            .player
+            .time
             .unwrap_or(SizeClass::of(self.game.size()).expert_time)
     }
 
@@ -261,7 +231,7 @@ impl Engine {
 
     /// Changes the playing strength for the next moves.
     pub fn set_rank(&mut self, rank: Rank) {
-        self.settings.rank = rank;
+        self.settings.player.rank = rank;
         self.player.set_rank(rank);
     }
 
@@ -431,7 +401,7 @@ impl Engine {
             .filter(|j| j.fits(&self.game))
             .map(|j| j.status);
         known.unwrap_or_else(|| {
-            let judged = CachedStatus::of(&self.game, &self.settings.params);
+            let judged = CachedStatus::of(&self.game, &self.settings.player.params);
             let status = judged.status;
             *self.judged.borrow_mut() = Some(judged);
             status
@@ -458,7 +428,7 @@ impl Engine {
         ownership::estimate(
             self.game.board(),
             self.game.to_move(),
-            self.settings.params.judge_playouts,
+            self.settings.player.params.player.judge_playouts,
             JUDGE_SEED,
         )
     }
@@ -490,9 +460,7 @@ impl Engine {
         }
     }
 
-    /// Replaces the game with the one in the SGF file `path`, replayed up to (not including)
-    /// move `until` when given. On any error nothing changes.
-    /// The policy network's moves for the side to move, most probable first, with their
+    /// The network's moves for the side to move, most probable first, with their
     /// probabilities (`hoshi-policy`): every point the rules let it play. `None` when hoshi
     /// plays without a network.
     pub fn policy(&self) -> Option<Vec<(Move, f32)>> {
@@ -504,37 +472,33 @@ impl Engine {
     /// with a value head the side to move's winning chances by the game's komi and handicap
     /// bonus. `None` when hoshi plays without a network.
     pub fn network_view(&self) -> Option<NetworkView> {
-        let net = self.settings.net?;
+        let net = self.settings.player.net?;
         let board = self.game.board();
         let color = self.game.to_move();
-        let recent: Vec<Move> = self.game.recent_moves(features::HISTORY).collect();
-        let mut probabilities = vec![0.0; board.size() * board.size()];
-        let komi = self.game.area_komi();
-        let value = Evaluator::new(&net, board.size()).evaluate(
+        let recent: Vec<Move> = self.game.recent_moves(net.network().history()).collect();
+        let position = Position {
             board,
-            color,
-            &recent,
-            komi,
-            &mut probabilities,
-        );
-        let mut moves: Vec<(Move, f32)> = board
-            .geometry()
+            to_move: color,
+            recent: &recent,
+        };
+        let output = net
+            .evaluator(board.size())
+            .evaluate_one(&position, self.game.area_komi());
+        let geometry = board.geometry();
+        let mut moves: Vec<(Move, f32)> = geometry
             .points()
-            .map(|p| {
-                (
-                    Move::Play(p),
-                    probabilities[features::point_index(board, p)],
-                )
-            })
+            .map(|p| (Move::Play(p), output.policy[geometry.vertex_index(p)]))
             .filter(|&(mv, _)| self.game.is_legal(color, mv))
             .collect();
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));
         Some(NetworkView {
             policy: moves,
-            value,
+            value: output.value,
         })
     }
 
+    /// Replaces the game with the one in the SGF file `path`, replayed up to (not including)
+    /// move `until` when given. On any error nothing changes.
     pub fn load_sgf(&mut self, path: &Path, until: Option<usize>) -> Result<(), SgfError> {
         let text = read_limited(path, MAX_SGF_BYTES)?;
         let record = sgf::parse(&String::from_utf8_lossy(&text))?;
@@ -572,11 +536,6 @@ fn player_for(settings: &Settings) -> Box<dyn Player> {
     if settings.random {
         Box::new(RandomPlayer::new(settings.seed))
     } else {
-        Box::new(MctsPlayer::new(
-            settings.rank,
-            settings.threads,
-            settings.overrides(),
-            settings.seed,
-        ))
+        Box::new(MctsPlayer::new(settings.player, settings.seed))
     }
 }

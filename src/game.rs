@@ -428,3 +428,24 @@ impl Game {
         std::iter::once(start).chain(after_moves)
     }
 }
+
+/// A position to judge: the stones, the side to move and the moves before it, as a
+/// network or a prior source sees it (they may read the last moves: a network's history
+/// planes, the hand-made priors' answers to the last two moves).
+#[derive(Clone, Copy)]
+pub struct Position<'a> {
+    pub board: &'a Board,
+    pub to_move: Color,
+    /// The moves before the position, the most recent first (passes count; fewer at the
+    /// start of a game). Those who read them read as many as they need.
+    pub recent: &'a [Move],
+}
+
+impl Position<'_> {
+    /// The `n`th move before the position (1 the last), a pass if there is none.
+    pub fn nth_last(&self, n: usize) -> Move {
+        n.checked_sub(1)
+            .and_then(|i| self.recent.get(i).copied())
+            .unwrap_or(Move::Pass)
+    }
+}

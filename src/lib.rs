@@ -5,11 +5,15 @@
 //! * core: [`coord`], [`board`], [`rules`], [`game`], [`score`], [`handicap`], [`sgf`] — positions,
 //!   rules and game records; no search — and [`parse`], seconds and switches as people write
 //!   them.
-//! * [`net`]: the policy network, a learned move predictor (input features, weights, forward
-//!   pass); the search uses it for priors.
-//! * [`search`]: the Monte Carlo tree search (tree, the one playout engine, patterns, priors,
-//!   the ownership map, the tuning parameters); it knows nothing of levels, judges, clocks
-//!   or GTP.
+//! * [`net`]: one interface to a learned network (an evaluator per thread, one output a
+//!   position: policy, value, score lead, ownership; a cache of whole outputs), and the
+//!   `.hnet` network behind it.
+//! * [`knowledge`]: where the search meets Go knowledge: the prior-source and
+//!   leaf-evaluator interfaces, and what stands behind them: the hand-made priors, patterns,
+//!   playouts, the ownership map, the network-backed sources.
+//! * [`search`]: the Monte Carlo tree search (tree, simulation, selection, limits, reuse,
+//!   report); it is given its knowledge and names no network; it knows nothing of levels,
+//!   judges, clocks or GTP.
 //! * [`player`]: who chooses a move: the `Player` trait, levels, the MCTS and random players,
 //!   the clock and time allocation, the dead-stone judge (it runs searches).
 //! * [`engine`]: what a controller talks to: the game, the player, the settings, the clock.
@@ -28,9 +32,11 @@ pub mod rules; // the Ruleset value type and its presets (French by default)
 pub mod score; // area and territory scoring given dead stones; results like B+3.5
 pub mod sgf; // SGF FF[4] reading (main line, setup, handicap) and writing
 
-pub mod net; // the learned network: input features, weights, forward pass (policy, value)
+pub mod net; // one interface to a network (outputs, cache) and the .hnet network
 
-pub mod search; // Monte Carlo tree search with RAVE, priors, playouts, ownership, threads
+pub mod knowledge; // what the search knows of Go: priors, playouts, network-backed sources
+
+pub mod search; // Monte Carlo tree search with RAVE or PUCT, threads, tree reuse
 
 pub mod player; // the Player trait, levels, MCTS and random players, clock, dead-stone judge
 

@@ -2,12 +2,11 @@
 
 use clap::Parser;
 use hoshi::engine::{Engine, Settings};
-use hoshi::net::{NetError, PolicyNet, SharedNet};
+use hoshi::net::{Model, NetError, SharedNet};
 use hoshi::parse;
 use hoshi::player::size_class::SizeClass;
-use hoshi::player::{self, Level, Rank};
+use hoshi::player::{self, Level, Params, Rank, Setup};
 use hoshi::rules::Ruleset;
-use hoshi::search::Params;
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
@@ -119,11 +118,12 @@ struct Cli {
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
     params: Vec<(String, String)>,
 
-    /// The policy network whose move probabilities guide the search (a `.hnet` file), or
-    /// `none` to search without one [default: the network built into hoshi, trained on
-    /// 9-dan games]. Beginner and intermediate take its advice on 19x19 only.
-    #[arg(long, value_name = "FILE|none")]
-    policy_net: Option<PathBuf>,
+    /// The network whose judgement guides the search (a `.hnet` file: its policy as the
+    /// search's priors, its value where the parameters ask), or `none` to search without
+    /// one [default: the network built into hoshi, trained on 9-dan games]. Beginner and
+    /// intermediate take its advice on 19x19 only. `--policy-net` is the same option.
+    #[arg(long, value_name = "FILE|none", alias = "policy-net")]
+    net: Option<PathBuf>,
 }
 
 /// What hoshi can do besides speaking GTP.
@@ -141,7 +141,7 @@ enum Subcommand {
     Dataset(hoshi::cmd::dataset::DatasetArgs),
     /// Play games against itself in numbered, seeded shards that resume where they stopped,
     /// writing each move with its search's visits (training data for the networks). The
-    /// engine's options (--policy-net, --param, --rules, --threads, --seed) apply.
+    /// engine's options (--net, --param, --rules, --threads, --seed) apply.
     Selfplay(hoshi::cmd::selfplay::SelfplayArgs),
     /// Play the chain of handicap matches between hoshi's ranks (and against engines of
     /// known rank) that says what a rank means, resuming where it stopped, and print the
@@ -189,40 +189,44 @@ impl Cli {
             params.set(key, value).expect("a valid --param");
         }
         if let Some(threshold) = self.resign_threshold {
-            params.resign_threshold = threshold;
+            params.player.resign_threshold = threshold;
         }
         params
     }
 
-    /// The network `--policy-net` names: the embedded one by default, none for `none`.
+    /// The network `--net` names: the embedded one by default, none for `none`.
     fn net(&self) -> Result<Option<SharedNet>, NetError> {
-        match &self.policy_net {
+        match &self.net {
             None => Ok(Some(SharedNet::embedded())),
             Some(path) if path.as_os_str() == "none" => Ok(None),
-            Some(path) => Ok(Some(SharedNet::new(PolicyNet::load(path)?))),
+            Some(path) => Ok(Some(SharedNet::new(Model::load(path)?))),
         }
     }
 
     fn settings(&self, net: Option<SharedNet>) -> Settings {
-        Settings {
+        let player = Setup {
             rank: self.rank.unwrap_or(self.level.rank()),
-            rules: self.rules,
-            komi: self.komi,
-            size: usize::from(self.size),
             threads: self.threads.map_or_else(
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),
                 usize::from,
             ),
             playouts: self.playouts,
-            time_per_move: self.time,
-            seed: self.seed.unwrap_or_else(rand::random),
-            max_memory_mb: self.max_memory,
-            ponder: self.ponder,
-            random: self.random,
-            live_gfx: self.live_gfx,
+            time: self.time,
+            max_memory: usize::try_from(self.max_memory.saturating_mul(1 << 20))
+                .unwrap_or(usize::MAX),
             params: self.params(),
             net,
             opening_moves: 0,
+        };
+        Settings {
+            player,
+            rules: self.rules,
+            komi: self.komi,
+            size: usize::from(self.size),
+            seed: self.seed.unwrap_or_else(rand::random),
+            ponder: self.ponder,
+            random: self.random,
+            live_gfx: self.live_gfx,
             opponent_rank: self.opponent_rank,
         }
     }
@@ -269,7 +273,7 @@ fn main() -> ExitCode {
     let net = match cli.net() {
         Ok(net) => net,
         Err(why) => {
-            log::error!("--policy-net: {why}");
+            log::error!("--net: {why}");
             return ExitCode::FAILURE;
         }
     };
@@ -290,9 +294,9 @@ fn main() -> ExitCode {
     for (key, value) in &cli.params {
         log::info!("parameter {key} = {value}");
     }
-    match &settings.net {
+    match &settings.player.net {
         Some(net) => log::info!("{net:?}"),
-        None => log::info!("no policy network"),
+        None => log::info!("no network"),
     }
     let mut engine = Engine::new(settings);
     match hoshi::gtp::run(

@@ -271,7 +271,7 @@ fn encode_record(
     recent.extend(position.recent_moves(features::HISTORY));
     features::encode(position.board(), color, recent, &mut record[..points]);
     let tail = &mut record[points..points + RECORD_TAIL];
-    let target = features::point_index(position.board(), p) as u16;
+    let target = position.board().geometry().vertex_index(p) as u16;
     tail[0..2].copy_from_slice(&target.to_le_bytes());
     let number = u16::try_from(position.move_number() + 1).unwrap_or(u16::MAX);
     tail[2..4].copy_from_slice(&number.to_le_bytes());

@@ -15,18 +15,18 @@
 use crate::board::Illegal;
 use crate::coord::{Color, Move};
 use crate::game::{Game, Turn};
+use crate::knowledge::{KnowledgeParams, Standard};
 use crate::parse;
-use crate::player::mcts::LevelSettings;
-use crate::player::Level;
 use crate::rules::Ruleset;
 use crate::score;
-use crate::search::{Budget, MoveInfo, Search};
+use crate::search::{Budget, MoveInfo, Search, SearchConfig};
 use crate::sgf::{self, Annotations, GameRecord, SgfError};
 use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Reviews a game: annotates every move with the win rate, the score estimate and the move
@@ -164,10 +164,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<PathBuf, ReviewError> {
     let out = output_path(args)?;
     let plan = Plan::new(args, game.size());
     eprintln!("hoshi analyze: {}", plan.describe(&game));
-    let mut search = Search::new(
-        LevelSettings::of(Level::Expert.rank(), game.size(), plan.threads).search,
-        plan.seed,
-    );
+    // The default tuning and the hand-made knowledge, without the network.
+    let config = SearchConfig {
+        threads: plan.threads.max(1),
+        ..SearchConfig::default()
+    };
+    let knowledge = Arc::new(Standard::new(KnowledgeParams::default(), None, false));
+    let mut search = Search::new(config, knowledge, plan.seed);
     let verdicts = review(&mut search, &game, plan.budget)?;
     let notes = annotate(&record, &game, &verdicts, &plan);
     let text = sgf::write_annotated(&game, None, &notes);

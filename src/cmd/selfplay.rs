@@ -160,17 +160,17 @@ fn play_game(args: &SelfplayArgs, base: &Settings, game: u32) -> String {
     let size = usize::from(args.board);
     let seed = game_seed(base.seed, args.shard, game);
     let mut settings = base.clone();
-    settings.rank = Level::Expert.rank();
+    settings.player.rank = Level::Expert.rank();
     settings.size = size;
     settings.komi = Some(args.game_komi);
-    settings.playouts = Some(args.visits);
-    settings.time_per_move = None;
+    settings.player.playouts = Some(args.visits);
+    settings.player.time = None;
     settings.seed = seed;
     settings.ponder = false;
-    settings.opening_moves = args.opening_moves.unwrap_or(size * size / 12);
+    settings.player.opening_moves = args.opening_moves.unwrap_or(size * size / 12);
     let resigns = args.no_resign_every == 0 || !game.is_multiple_of(args.no_resign_every);
     if !resigns {
-        settings.params.resign_threshold = 0.0;
+        settings.player.params.player.resign_threshold = 0.0;
     }
     let mut engine = Engine::new(settings);
     let mut notes = Annotations::default();

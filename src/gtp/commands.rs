@@ -13,13 +13,13 @@ use crate::engine::Engine;
 use crate::handicap::HandicapError;
 use crate::parse;
 use crate::player::clock::TimeControl;
+use crate::player::params::{Kind, ParamError};
 use crate::player::rank::RankError;
 use crate::player::size_class::SizeClass;
+use crate::player::Params;
 use crate::player::{self, Choice, Level, Mode};
 use crate::rules::Ruleset;
 use crate::score;
-use crate::search::params::{Kind, ParamError};
-use crate::search::Params;
 use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -43,7 +43,7 @@ pub enum Failure {
     /// An input line of more than this many bytes, which is not read as a command.
     LineTooLong(usize),
     /// A command that needs the policy network while hoshi plays without one.
-    NoPolicyNet,
+    NoNetwork,
     /// A command that needs the network's value while its network has no value head.
     NoValueHead,
     /// A tuning parameter that cannot be set (`hoshi-param`): the controller hears which
@@ -69,7 +69,7 @@ impl fmt::Display for Failure {
             Failure::EmptyPoint => f.write_str("vertex must not be empty"),
             Failure::Internal => f.write_str("internal error"),
             Failure::LineTooLong(max) => write!(f, "line too long (more than {max} bytes)"),
-            Failure::NoPolicyNet => f.write_str("no policy network (--policy-net none)"),
+            Failure::NoNetwork => f.write_str("no network (--net none)"),
             Failure::NoValueHead => f.write_str("the network has no value head"),
             Failure::Param(why) => write!(f, "{why}"),
             Failure::Rank(why) => write!(f, "{why}"),
@@ -595,18 +595,18 @@ fn parameters(engine: &Engine) -> Vec<(String, &'static str, String)> {
         (
             kind("string"),
             "playouts",
-            s.playouts.unwrap_or(0).to_string(),
+            s.player.playouts.unwrap_or(0).to_string(),
         ),
         (
             kind("string"),
             "time",
-            s.time_per_move.map_or(0.0, |t| t.as_secs_f64()).to_string(),
+            s.player.time.map_or(0.0, |t| t.as_secs_f64()).to_string(),
         ),
-        (kind("string"), "threads", s.threads.to_string()),
+        (kind("string"), "threads", s.player.threads.to_string()),
         (kind("bool"), "ponder", flag(s.ponder)),
         (kind("bool"), "live_gfx", flag(s.live_gfx)),
     ];
-    for (key, value) in s.params.list() {
+    for (key, value) in s.player.params.list() {
         let switch = Params::kind(key) == Ok(Kind::Switch);
         table.push((kind(if switch { "bool" } else { "string" }), key, value));
     }
@@ -620,15 +620,15 @@ fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
         "rules" => return set_rules(engine, value),
         "playouts" => {
             let n = args::int(value)? as u64;
-            engine.reconfigure(|s| s.playouts = (n > 0).then_some(n));
+            engine.reconfigure(|s| s.player.playouts = (n > 0).then_some(n));
         }
         "time" => {
             let t = args::duration(value)?;
-            engine.reconfigure(|s| s.time_per_move = (!t.is_zero()).then_some(t));
+            engine.reconfigure(|s| s.player.time = (!t.is_zero()).then_some(t));
         }
         "threads" => {
             let n = args::int(value)?.clamp(1, MAX_THREADS);
-            engine.reconfigure(|s| s.threads = n);
+            engine.reconfigure(|s| s.player.threads = n);
         }
         "ponder" => {
             let on = args::boolean(value)?;
@@ -639,9 +639,9 @@ fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
             engine.reconfigure(|s| s.live_gfx = on);
         }
         _ => {
-            let mut params = engine.settings().params;
+            let mut params = engine.settings().player.params;
             params.set(key, value).map_err(Failure::Param)?;
-            engine.reconfigure(|s| s.params = params);
+            engine.reconfigure(|s| s.player.params = params);
         }
     }
     Ok(String::new())
@@ -654,7 +654,11 @@ const MAX_THREADS: usize = 256;
 /// network has a value head (an entry that can only fail has no place in a menu).
 fn gogui_analyze_commands(engine: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
-    let value = engine.settings().net.is_some_and(|net| net.has_value());
+    let value = engine
+        .settings()
+        .player
+        .net
+        .is_some_and(|net| net.heads().value);
     let entries: Vec<&str> = gogui::MENU
         .iter()
         .copied()
@@ -811,7 +815,7 @@ fn hoshi_policy(engine: &mut Engine, args: &[String]) -> Reply {
         Some(text) => args::int(text)?,
         None => POLICY_MOVES,
     };
-    let moves = engine.policy().ok_or(Failure::NoPolicyNet)?;
+    let moves = engine.policy().ok_or(Failure::NoNetwork)?;
     let g = engine.game().board().geometry();
     Ok(moves
         .iter()
@@ -825,7 +829,7 @@ fn hoshi_policy(engine: &mut Engine, args: &[String]) -> Reply {
 /// gives it: `to_move B`, `value 0.5432` (the side to move's winning chances by the game's
 /// komi, without any search) and `policy` with the five most probable moves.
 fn hoshi_evaluate(engine: &mut Engine, _args: &[String]) -> Reply {
-    let view = engine.network_view().ok_or(Failure::NoPolicyNet)?;
+    let view = engine.network_view().ok_or(Failure::NoNetwork)?;
     let value = view.value.ok_or(Failure::NoValueHead)?;
     let g = engine.game().board().geometry();
     let policy: Vec<String> = view

@@ -105,7 +105,7 @@ pub fn ownership_gfx(engine: &mut Engine, args: &[String], signals: &Signals) ->
 /// percent, and the best one in the status bar.
 pub fn policy_gfx(engine: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
-    let moves = engine.policy().ok_or(Failure::NoPolicyNet)?;
+    let moves = engine.policy().ok_or(Failure::NoNetwork)?;
     let g = engine.game().board().geometry();
     let top = moves.first().map_or(0.0, |m| m.1).max(f32::MIN_POSITIVE);
     let mut influence = String::from("INFLUENCE");

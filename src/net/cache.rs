@@ -1,33 +1,29 @@
-//! Network evaluations kept by position, as Leela Zero's `NNCache` keeps them: the search
-//! asks about the same position again and again (a leaf's value, then the policy for its
+//! Network outputs kept by position, as Leela Zero's `NNCache` keeps them: the search asks
+//! about the same position again and again (a leaf's value, then the policy for its
 //! children once it expands; transpositions; the next move's search over the same tree), and
 //! an answer costs a forward pass of a millisecond or more.
 //!
-//! The key is a hash of exactly what the network sees (the input bytes, and the komi for the
-//! value), so a hit gives what a forward pass would. The table is direct-mapped: a fixed
-//! number of slots, each behind its own lock (threads rarely meet on one), a new entry
-//! replacing the old one in its slot. Its memory is fixed when it is made.
+//! The key is a hash of what any network may read of a position (the stones, the simple-ko
+//! point, the suicide rule, the side to move, the moves before it as far as the network
+//! reads them) and of the komi, so a hit gives what an evaluation would. The table is
+//! direct-mapped: a fixed number of slots, each behind its own lock (threads rarely meet on
+//! one), a new entry replacing the old one in its slot. Its memory is fixed when it is made.
 
+use super::{Evaluator, Output};
+use crate::coord::Move;
+use crate::game::Position;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::Hasher;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-/// One evaluation: the policy over the board's points and, if the network has a value head,
-/// the side to move's winning chances for the komi in the key.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub policy: Vec<f32>,
-    pub value: Option<f32>,
-}
-
-/// A table of evaluations shared by the threads of a search and kept from one search to
+/// A table of whole outputs shared by the threads of a search and kept from one search to
 /// the next.
 pub struct Cache {
-    slots: Vec<Mutex<Option<(u64, Entry)>>>,
+    slots: Vec<Mutex<Option<(u64, Arc<Output>)>>>,
 }
 
 impl Cache {
-    /// A table of `slots` evaluations (at least one).
+    /// A table of `slots` outputs (at least one).
     pub fn new(slots: usize) -> Cache {
         Cache {
             slots: (0..slots.max(1)).map(|_| Mutex::new(None)).collect(),
@@ -44,84 +40,152 @@ impl Cache {
         self.slots.is_empty()
     }
 
-    /// The key of the input bytes `input` evaluated with the side to move receiving
-    /// `mover_komi` points.
-    pub fn key(input: &[u8], mover_komi: f32) -> u64 {
+    /// The key of `position` judged by Black's area komi `komi`, for a network that reads
+    /// `history` moves before a position.
+    pub fn key(position: &Position<'_>, history: usize, komi: f64) -> u64 {
         // A fixed hasher (no per-process random state): the same position always has the
         // same key, so that tests and seeded searches are repeatable.
+        let board = position.board;
         let mut hasher = DefaultHasher::new();
-        hasher.write(input);
-        hasher.write_u32(mover_komi.to_bits());
+        hasher.write_u64(board.hash());
+        hasher.write_usize(board.size());
+        hasher.write_u8(u8::from(board.multi_stone_suicide()));
+        let ko = board.ko().map_or(0, |(p, c)| 1 + p.index() * 2 + c.index());
+        hasher.write_usize(ko);
+        hasher.write_usize(position.to_move.index());
+        hasher.write_u64(komi.to_bits());
+        for &mv in position.recent.iter().take(history) {
+            hasher.write_usize(match mv {
+                Move::Pass => 0,
+                Move::Play(p) => 1 + p.index(),
+            });
+        }
+        hasher.write_usize(position.recent.len().min(history));
         hasher.finish()
     }
 
-    /// The evaluation stored under `key`, copied into `policy` (which must be as long as
-    /// the stored policy), with its value; `None` when the table does not have it.
-    pub fn get(&self, key: u64, policy: &mut [f32]) -> Option<Option<f32>> {
+    /// The output stored under `key`, if the table has it.
+    pub fn get(&self, key: u64) -> Option<Arc<Output>> {
         let slot = self.slot(key).lock().unwrap_or_else(|p| p.into_inner());
         match &*slot {
-            Some((k, entry)) if *k == key && entry.policy.len() == policy.len() => {
-                policy.copy_from_slice(&entry.policy);
-                Some(entry.value)
-            }
+            Some((k, output)) if *k == key => Some(Arc::clone(output)),
             _ => None,
         }
     }
 
-    /// Stores an evaluation under `key`, replacing whatever its slot held.
-    pub fn put(&self, key: u64, policy: &[f32], value: Option<f32>) {
+    /// Stores an output under `key`, replacing whatever its slot held.
+    pub fn put(&self, key: u64, output: &Arc<Output>) {
         let mut slot = self.slot(key).lock().unwrap_or_else(|p| p.into_inner());
-        match &mut *slot {
-            // Reuse the old entry's memory: no allocation once the table is warm.
-            Some((k, entry)) if entry.policy.len() == policy.len() => {
-                *k = key;
-                entry.policy.copy_from_slice(policy);
-                entry.value = value;
-            }
-            _ => {
-                let entry = Entry {
-                    policy: policy.to_vec(),
-                    value,
-                };
-                *slot = Some((key, entry));
-            }
-        }
+        *slot = Some((key, Arc::clone(output)));
     }
 
-    fn slot(&self, key: u64) -> &Mutex<Option<(u64, Entry)>> {
+    fn slot(&self, key: u64) -> &Mutex<Option<(u64, Arc<Output>)>> {
         // The low bits pick the slot; `key` is a hash, so they are as good as any.
         &self.slots[(key % self.slots.len() as u64) as usize]
+    }
+}
+
+/// An evaluator that answers from a [`Cache`] what it holds, and asks the network behind it
+/// (keeping the answer) what it does not.
+pub struct Cached {
+    inner: Box<dyn Evaluator>,
+    cache: Arc<Cache>,
+    /// Moves before a position that the network reads ([`super::Network::history`]).
+    history: usize,
+    keys: Vec<u64>,
+}
+
+impl Cached {
+    pub fn new(inner: Box<dyn Evaluator>, cache: Arc<Cache>, history: usize) -> Cached {
+        Cached {
+            inner,
+            cache,
+            history,
+            keys: Vec::with_capacity(2),
+        }
+    }
+}
+
+impl Evaluator for Cached {
+    /// From the cache when it has every komi's output; else one evaluation for all of them.
+    fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
+        outputs.clear();
+        self.keys.clear();
+        let history = self.history;
+        let keys = komis.iter().map(|&k| Cache::key(position, history, k));
+        self.keys.extend(keys);
+        for &key in &self.keys {
+            match self.cache.get(key) {
+                Some(found) => outputs.push(found),
+                None => break,
+            }
+        }
+        if outputs.len() == komis.len() {
+            return;
+        }
+        self.inner.evaluate(position, komis, outputs);
+        for (&key, output) in self.keys.iter().zip(outputs.iter()) {
+            self.cache.put(key, output);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
+    use crate::coord::Color;
+
+    fn output(value: f32) -> Arc<Output> {
+        Arc::new(Output {
+            policy: vec![0.1, 0.2, 0.3, 0.4],
+            pass: 0.0,
+            value: Some(value),
+            score_lead: None,
+            ownership: None,
+        })
+    }
 
     #[test]
-    fn a_stored_evaluation_comes_back_and_a_collision_replaces_it() {
+    fn a_stored_output_comes_back_and_a_collision_replaces_it() {
         let cache = Cache::new(4);
-        let input = [1u8, 2, 3, 4];
-        let key = Cache::key(&input, 7.5);
-        assert_ne!(key, Cache::key(&input, -7.5), "the komi is in the key");
-        assert_ne!(key, Cache::key(&[1, 2, 3, 5], 7.5));
+        let board = Board::new(9).expect("a board size");
+        let recent = [Move::Pass];
+        let position = Position {
+            board: &board,
+            to_move: Color::Black,
+            recent: &recent,
+        };
+        let key = Cache::key(&position, 7, 7.5);
+        assert_ne!(
+            key,
+            Cache::key(&position, 7, -7.5),
+            "the komi is in the key"
+        );
+        let white = Position {
+            to_move: Color::White,
+            ..position
+        };
+        assert_ne!(key, Cache::key(&white, 7, 7.5), "the side to move is");
+        let longer = [Move::Pass, Move::Pass];
+        let history = Position {
+            recent: &longer,
+            ..position
+        };
+        assert_ne!(key, Cache::key(&history, 7, 7.5), "the history is");
+        assert_eq!(key, Cache::key(&history, 1, 7.5), "as far as it is read");
         assert_eq!(
             key,
-            Cache::key(&input, 7.5),
+            Cache::key(&position, 7, 7.5),
             "the same position, the same key"
         );
-        let mut policy = [0.0; 4];
-        assert_eq!(cache.get(key, &mut policy), None);
-        cache.put(key, &[0.1, 0.2, 0.3, 0.4], Some(0.6));
-        assert_eq!(cache.get(key, &mut policy), Some(Some(0.6)));
-        assert_eq!(policy, [0.1, 0.2, 0.3, 0.4]);
+        assert_eq!(cache.get(key), None);
+        cache.put(key, &output(0.6));
+        assert_eq!(cache.get(key).and_then(|o| o.value), Some(0.6));
         // Another key of the same slot replaces the entry.
         let other = key + 4;
-        cache.put(other, &[0.4, 0.3, 0.2, 0.1], None);
-        assert_eq!(cache.get(key, &mut policy), None);
-        assert_eq!(cache.get(other, &mut policy), Some(None));
-        // A board of another size never reads a policy of the wrong length.
-        let mut small = [0.0; 2];
-        assert_eq!(cache.get(other, &mut small), None);
+        cache.put(other, &output(0.3));
+        assert_eq!(cache.get(key), None);
+        assert_eq!(cache.get(other).and_then(|o| o.value), Some(0.3));
     }
 }

@@ -36,10 +36,7 @@ pub fn encode(board: &Board, color: Color, recent: &[Move], out: &mut [u8]) {
             None => 0,
         };
     }
-    let index = |p: Point| {
-        let v = geometry.vertex(p);
-        usize::from(v.row) * size + usize::from(v.col)
-    };
+    let index = |p: Point| geometry.vertex_index(p);
     for (p, _) in board.ladder_captures(color) {
         out[index(p)] |= LADDER_CAPTURE;
     }
@@ -62,15 +59,14 @@ pub fn is_playable(code: u8) -> bool {
     code & (3 | ILLEGAL) == 0
 }
 
-/// The network's index of a point: `row * size + col` (A1 is 0).
-pub fn point_index(board: &Board, p: Point) -> usize {
-    let v = board.geometry().vertex(p);
-    usize::from(v.row) * board.size() + usize::from(v.col)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The network's index of a point: its vertex order.
+    fn point_index(board: &Board, p: Point) -> usize {
+        board.geometry().vertex_index(p)
+    }
     use crate::coord::Vertex;
 
     fn board(size: usize, moves: &[(Color, &str)]) -> (Board, Vec<Move>) {

@@ -1,244 +1,127 @@
-//! The learned move predictor and evaluator: a small residual convolutional network trained
-//! on strong players' games (see `docs/policy-net.md`, the contract between this module,
-//! `hoshi dataset` and the training code in `train/`). [`features`] turns a position into one
-//! byte a point; [`model`] reads the weights and turns those bytes into one logit a point and,
-//! when the network has a value head, the side to move's probability of winning; an
-//! [`Evaluator`] does both for one thread, with buffers it keeps.
+//! Learned judgement of positions behind one interface, the way KataGo's `NNEvaluator`
+//! returns an `NNOutput`: a [`Network`] makes an [`Evaluator`] per thread, which returns one
+//! [`Output`] for a position (its moves' probabilities by vertex, and, where the network has
+//! the heads, the side to move's winning chances, score lead and ownership). What uses a
+//! network (the knowledge layer, `hoshi-policy`) sees only this; [`cache`] keeps whole
+//! outputs for any network (Leela Zero's `NNCache`).
+//!
+//! One implementation ships: the `.hnet` residual network ([`hnet`]), trained on strong
+//! players' games (see `docs/policy-net.md`, the contract between [`features`], [`model`],
+//! `hoshi dataset` and the training code in `train/`).
 
 pub mod cache;
 mod conv;
 pub mod features;
+pub mod hnet;
 pub mod model;
 
-use crate::board::Board;
-use crate::coord::{Color, Move};
-use cache::Cache;
-pub use model::{NetError, PolicyNet, Workspace};
+use crate::game::Position;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-/// The network hoshi ships with, built into the binary so that `cargo install` gives one
-/// self-contained file (`weights/policy.hnet`; docs/policy-net.md says how it was trained).
-const EMBEDDED: &[u8] = include_bytes!("../../weights/policy.hnet");
+pub use model::{Model, NetError, Workspace};
+
+/// What a network said of a position, for the side to move. Maps over the board are in
+/// vertex order ([`crate::coord::Geometry::vertex_index`]: row by row from A1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    /// The probability of a move on each vertex, 0 where the side to move may not play;
+    /// with [`Output::pass`] they add up to 1 (to 0 when nothing at all may be played).
+    pub policy: Vec<f32>,
+    /// The probability of passing (0 for a network that does not rate the pass).
+    pub pass: f32,
+    /// The side to move's chances of winning, from 0 to 1, by the komi asked.
+    pub value: Option<f32>,
+    /// The points by which the side to move is expected to lead at the end, counted by
+    /// area with the komi asked (negative: behind).
+    pub score_lead: Option<f32>,
+    /// Who owns each vertex at the end, from -1 (the opponent) to +1 (the side to move).
+    pub ownership: Option<Vec<f32>>,
+}
+
+/// The heads a network has beside its policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Heads {
+    pub value: bool,
+    pub score_lead: bool,
+    pub ownership: bool,
+}
+
+/// A network: made once, shared by every thread through [`SharedNet`].
+pub trait Network: Send + Sync {
+    /// The network in a few words, for the log and `hoshi --help`'s users.
+    fn describe(&self) -> String;
+
+    /// The outputs it has beside the policy.
+    fn heads(&self) -> Heads;
+
+    /// How many moves before a position it reads (its history planes): the caller passes
+    /// at least these in [`Position::recent`], and the cache keys by them.
+    fn history(&self) -> usize;
+
+    /// An evaluator for one thread, for boards up to `max_size` (a larger one later makes
+    /// its buffers grow once).
+    fn evaluator(&'static self, max_size: usize) -> Box<dyn Evaluator>;
+}
+
+/// One thread's means of asking a network about positions, with the buffers it keeps.
+pub trait Evaluator: Send {
+    /// The network's judgement of `position` for each of `komis` (Black's area komi: what
+    /// Black's area lead must exceed), in order, into `outputs` (emptied first; one output
+    /// a komi). A network whose komi enters only its last layers runs its trunk once for
+    /// all of them: a search counting with two komis (dynamic komi's and the real one) pays
+    /// one evaluation.
+    fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>);
+
+    /// [`Evaluator::evaluate`] by one komi.
+    fn evaluate_one(&mut self, position: &Position<'_>, komi: f64) -> Arc<Output> {
+        let mut outputs = Vec::with_capacity(1);
+        self.evaluate(position, &[komi], &mut outputs);
+        outputs.swap_remove(0)
+    }
+}
 
 /// A network shared by the threads and searches that use it. A network is loaded once per
-/// process (the embedded one, or `--policy-net FILE` at start) and lives as long as the
-/// process, so a handle is a plain reference that settings can copy. Two handles are equal
-/// when they hold the same network, which is what a change of settings needs to know.
+/// process (the embedded one, or `--net FILE` at start) and lives as long as the process,
+/// so a handle is a plain reference that settings can copy. Two handles are equal when they
+/// hold the same network, which is what a change of settings needs to know.
 #[derive(Clone, Copy)]
-pub struct SharedNet(&'static PolicyNet);
+pub struct SharedNet(&'static dyn Network);
 
 impl SharedNet {
     /// Keeps `net` for the rest of the process. Call it once per network read, not per use.
-    pub fn new(net: PolicyNet) -> SharedNet {
+    pub fn new(net: impl Network + 'static) -> SharedNet {
         SharedNet(Box::leak(Box::new(net)))
     }
 
-    /// The embedded network, read once per process.
+    /// The network hoshi ships with, read once per process ([`hnet::embedded`]).
     pub fn embedded() -> SharedNet {
         static NET: OnceLock<SharedNet> = OnceLock::new();
-        *NET.get_or_init(|| {
-            // The file is part of the build, and a test reads it.
-            SharedNet::new(PolicyNet::from_bytes(EMBEDDED).expect("the embedded network reads"))
-        })
+        *NET.get_or_init(|| SharedNet::new(hnet::embedded()))
     }
 
-    pub fn net(&self) -> &'static PolicyNet {
+    pub fn network(&self) -> &'static dyn Network {
         self.0
     }
 
-    /// Whether the network has a value head ([`Evaluator::evaluate`] then gives a value).
-    pub fn has_value(&self) -> bool {
-        self.0.has_value()
+    pub fn heads(&self) -> Heads {
+        self.0.heads()
+    }
+
+    /// A new evaluator for one thread ([`Network::evaluator`]).
+    pub fn evaluator(&self, max_size: usize) -> Box<dyn Evaluator> {
+        self.0.evaluator(max_size)
     }
 }
 
 impl PartialEq for SharedNet {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
+        std::ptr::addr_eq(self.0, other.0)
     }
 }
 
 impl fmt::Debug for SharedNet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "policy network ({} blocks x {} channels",
-            self.0.blocks(),
-            self.0.channels()
-        )?;
-        match self.0.value_sizes() {
-            Some((v, h)) => write!(f, ", value head {v} x {h})"),
-            None => write!(f, ")"),
-        }
-    }
-}
-
-/// One thread's means of asking the network about positions: the input bytes, the logits
-/// and the forward pass's workspace, allocated once and reused by every evaluation.
-pub struct Evaluator {
-    net: SharedNet,
-    workspace: Workspace,
-    input: Vec<u8>,
-    logits: Vec<f32>,
-    /// Evaluations kept by position, shared with other evaluators ([`Evaluator::with_cache`]).
-    cache: Option<Arc<Cache>>,
-}
-
-impl Evaluator {
-    pub fn new(net: &SharedNet, max_size: usize) -> Evaluator {
-        Evaluator {
-            workspace: net.net().workspace(max_size, 1),
-            net: *net,
-            input: Vec::with_capacity(max_size * max_size),
-            logits: Vec::with_capacity(max_size * max_size),
-            cache: None,
-        }
-    }
-
-    /// The evaluator, answering from `cache` what it holds and keeping there what it
-    /// computes ([`Evaluator::evaluate_at`]).
-    pub fn with_cache(mut self, cache: Arc<Cache>) -> Evaluator {
-        self.cache = Some(cache);
-        self
-    }
-
-    /// [`Evaluator::evaluate`] for several komis at once (`komis`: Black's area komi each),
-    /// their values into `values` (one each) when the network has a value head, which it
-    /// returns; one forward pass for all, or none when the cache has every one.
-    ///
-    /// # Panics
-    /// If `values` is shorter than `komis`.
-    pub fn evaluate_at(
-        &mut self,
-        board: &Board,
-        color: Color,
-        recent: &[Move],
-        komis: &[f64],
-        policy_out: &mut [f32],
-        values: &mut [f32],
-    ) -> bool {
-        let net = self.net.net();
-        let has_value = net.has_value();
-        // A network without a value head answers the same whatever the komi.
-        let mover_komi = |komi: f64| match (has_value, color) {
-            (false, _) => 0.0,
-            (true, Color::White) => komi as f32,
-            (true, Color::Black) => -komi as f32,
-        };
-        self.encode(board, color, recent);
-        if let Some(cache) = &self.cache {
-            let mut hits = 0;
-            for (&komi, value) in komis.iter().zip(values.iter_mut()) {
-                match cache.get(Cache::key(&self.input, mover_komi(komi)), policy_out) {
-                    Some(found) => {
-                        *value = found.unwrap_or(0.5);
-                        hits += 1;
-                    }
-                    None => break,
-                }
-            }
-            if hits == komis.len() && hits > 0 {
-                return has_value;
-            }
-        }
-        let size = board.size();
-        if has_value {
-            let first = komis.first().map_or(0.0, |&k| mover_komi(k));
-            let mut value = [0.0];
-            let inputs = [self.input.as_slice()];
-            net.forward_value(
-                size,
-                &inputs,
-                &[first],
-                &mut self.workspace,
-                &mut self.logits,
-                &mut value,
-            );
-            if let Some(slot) = values.first_mut() {
-                *slot = value[0];
-            }
-            for (&komi, value) in komis.iter().zip(values.iter_mut()).skip(1) {
-                *value = net.value_again(size, &mut self.workspace, mover_komi(komi));
-            }
-        } else {
-            net.forward(size, &[&self.input], &mut self.workspace, &mut self.logits);
-        }
-        self.softmax(policy_out);
-        if let Some(cache) = &self.cache {
-            for (&komi, &value) in komis.iter().zip(values.iter()) {
-                let key = Cache::key(&self.input, mover_komi(komi));
-                cache.put(key, policy_out, has_value.then_some(value));
-            }
-        }
-        has_value
-    }
-
-    /// The network's probability of each point (in its order: `row * size + col`) for
-    /// `color` to play on `board`, into `out` (`size²` values), with `recent` the moves before
-    /// this position, the most recent first. Points the side to move may not play get 0;
-    /// returns false, with every probability 0, when there is no such point.
-    pub fn policy(
-        &mut self,
-        board: &Board,
-        color: Color,
-        recent: &[Move],
-        out: &mut [f32],
-    ) -> bool {
-        self.encode(board, color, recent);
-        let net = self.net.net();
-        net.forward(
-            board.size(),
-            &[&self.input],
-            &mut self.workspace,
-            &mut self.logits,
-        );
-        self.softmax(out)
-    }
-
-    /// [`Evaluator::policy`] into `policy_out` (all 0 when the side to move has no point to
-    /// play), and, when the network has a value head, the probability that `color` wins,
-    /// `komi` being Black's area komi (what Black's area lead must exceed). One forward pass
-    /// gives both, at the cost of the policy alone and the value head's (a few percent).
-    pub fn evaluate(
-        &mut self,
-        board: &Board,
-        color: Color,
-        recent: &[Move],
-        komi: f64,
-        policy_out: &mut [f32],
-    ) -> Option<f32> {
-        let net = self.net.net();
-        if !net.has_value() {
-            self.policy(board, color, recent, policy_out);
-            return None;
-        }
-        self.encode(board, color, recent);
-        let mover_komi = if color == Color::White { komi } else { -komi };
-        let mut value = [0.0];
-        net.forward_value(
-            board.size(),
-            &[&self.input],
-            &[mover_komi as f32],
-            &mut self.workspace,
-            &mut self.logits,
-            &mut value,
-        );
-        self.softmax(policy_out);
-        Some(value[0])
-    }
-
-    /// The input bytes of the position, sized for its board, and room for its logits.
-    fn encode(&mut self, board: &Board, color: Color, recent: &[Move]) {
-        let area = board.size() * board.size();
-        self.input.resize(area, 0);
-        self.logits.resize(area, 0.0);
-        features::encode(board, color, recent, &mut self.input);
-    }
-
-    /// The probabilities of the playable points from the last logits.
-    fn softmax(&self, out: &mut [f32]) -> bool {
-        let input = &self.input;
-        model::softmax_over(&self.logits, |i| features::is_playable(input[i]), out)
+        f.write_str(&self.0.describe())
     }
 }

@@ -1,7 +1,7 @@
 //! The network's weights and forward pass (see `docs/policy-net.md`).
 //!
 //! [`INPUT_PLANES`] is the Rust definition of the 19 input planes. [`Weights`] is the `.hnet`
-//! file as it stands (PyTorch's layout, version 1 or 2); [`PolicyNet`] holds the same weights
+//! file as it stands (PyTorch's layout, version 1 or 2); [`Model`] holds the same weights
 //! re-laid out for the convolution kernel (`conv.rs`) and runs the forward pass (the policy,
 //! and the value when the file has a value head) for a batch of positions of one board size,
 //! in a caller's [`Workspace`] so that an evaluation allocates nothing.
@@ -259,7 +259,7 @@ impl Shape {
 
 impl Weights {
     /// Reads a `.hnet` file's bytes (version 1 or 2). The header is checked here; the values
-    /// are checked by [`PolicyNet::from_weights`].
+    /// are checked by [`Model::from_weights`].
     pub fn parse(bytes: &[u8]) -> Result<Weights, NetError> {
         let mut reader = Reader { bytes, at: 0 };
         let shape = reader.header()?;
@@ -536,10 +536,10 @@ impl Reader<'_> {
     }
 }
 
-/// The network, ready to evaluate positions: the policy, and the value when its file has a
-/// value head (the name is the policy's, which came first and which every network has).
+/// The `.hnet` network, ready to evaluate positions: the policy, and the value when its
+/// file has a value head.
 #[derive(Clone, Debug)]
-pub struct PolicyNet {
+pub struct Model {
     channels: usize,
     stem: Conv3,
     blocks: Vec<[Conv3; 2]>,
@@ -588,28 +588,28 @@ impl ValueHead {
     }
 }
 
-impl PolicyNet {
+impl Model {
     /// Reads a `.hnet` file.
-    pub fn load(path: impl AsRef<Path>) -> Result<PolicyNet, NetError> {
+    pub fn load(path: impl AsRef<Path>) -> Result<Model, NetError> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|source| NetError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-        PolicyNet::from_bytes(&bytes)
+        Model::from_bytes(&bytes)
     }
 
     /// Reads the bytes of a `.hnet` file.
-    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyNet, NetError> {
-        PolicyNet::from_weights(&Weights::parse(bytes)?)
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, NetError> {
+        Model::from_weights(&Weights::parse(bytes)?)
     }
 
     /// Checks the weights and lays them out for the kernel.
-    pub fn from_weights(weights: &Weights) -> Result<PolicyNet, NetError> {
+    pub fn from_weights(weights: &Weights) -> Result<Model, NetError> {
         weights.check()?;
         let c = weights.channels;
         let conv = |layer: &Layer, inputs| Conv3::new(c, inputs, &layer.weights, &layer.bias);
-        Ok(PolicyNet {
+        Ok(Model {
             channels: c,
             stem: conv(&weights.stem, PLANES),
             blocks: weights
@@ -635,7 +635,7 @@ impl PolicyNet {
     }
 
     /// Whether it has a value head (a version 2 file with the value head's flag), which
-    /// [`PolicyNet::forward_value`] needs.
+    /// [`Model::forward_value`] needs.
     pub fn has_value(&self) -> bool {
         self.value.is_some()
     }
@@ -677,13 +677,13 @@ impl PolicyNet {
         self.trunk_and_policy(size, inputs, ws, logits);
     }
 
-    /// [`PolicyNet::forward`] and the value: `mover_komi` holds, for each position, the komi
+    /// [`Model::forward`] and the value: `mover_komi` holds, for each position, the komi
     /// its side to move receives (Black's area komi when White is to move, its negation when
     /// Black is), and `values` gets each position's probability that the side to move wins.
     ///
     /// # Panics
-    /// As [`PolicyNet::forward`], and if the network has no value head
-    /// ([`PolicyNet::has_value`]) or `mover_komi` or `values` is not one value a position.
+    /// As [`Model::forward`], and if the network has no value head
+    /// ([`Model::has_value`]) or `mover_komi` or `values` is not one value a position.
     pub fn forward_value(
         &self,
         size: usize,
@@ -717,12 +717,12 @@ impl PolicyNet {
     }
 
     /// The value head once more on the trunk of the first position of the last
-    /// [`PolicyNet::forward_value`] with `ws`, for another komi: the komi enters only the
+    /// [`Model::forward_value`] with `ws`, for another komi: the komi enters only the
     /// head's last layers, so that a search counting with two komis (dynamic komi's and the
     /// real one) pays one trunk for both.
     ///
     /// # Panics
-    /// If the network has no value head, or `ws` has not run [`PolicyNet::forward_value`]
+    /// If the network has no value head, or `ws` has not run [`Model::forward_value`]
     /// on a board of `size`.
     pub fn value_again(&self, size: usize, ws: &mut Workspace, mover_komi: f32) -> f32 {
         let head = self.value.as_ref().expect("value_again needs a value head");

@@ -4,9 +4,9 @@
 //! applies the shift ([`crate::search::Search::set_komi_shift`]) and reports every win rate
 //! by the real komi all the same.
 
+use super::params::DynamicKomi;
 use crate::coord::Color;
 use crate::game::Game;
-use crate::search::DynamicKomi;
 
 /// The board the move counts and point values of [`DynamicKomi`] are given for.
 const REFERENCE_AREA: f64 = 361.0;

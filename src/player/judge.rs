@@ -3,7 +3,7 @@
 //! moves of `kgs-genmove_cleanup` ([`judge`], [`life_and_death`]).
 //!
 //! Three tools, each covering another's blind spot. The quick Monte Carlo estimate
-//! ([`crate::search::ownership::estimate`]) plays cautious playouts (they capture a chain
+//! ([`crate::knowledge::ownership::estimate`]) plays cautious playouts (they capture a chain
 //! the last move left in atari and never put their own chain in atari) and keeps invaders
 //! out of areas that are clearly the opponent's: it is right on clear-cut territory and
 //! blind to anything that needs reading, such as a dead shape whose killing moves are
@@ -14,21 +14,24 @@
 //! proofs override them ([`read_fights`]). Everything is deterministic (fixed seeds, one
 //! thread, an exhaustive reading) so that the same position is always judged the same way.
 
+use super::params::Params;
 use crate::board::capture::{Fate, READ_LIBERTIES};
 use crate::board::Board;
 use crate::coord::{Color, Move, Point, PointSet};
 use crate::game::Game;
+use crate::knowledge::ownership::{self, CLEAR_OWNERSHIP};
+use crate::knowledge::playout::Forbidden;
+use crate::knowledge::Standard;
 use crate::score::Status;
-use crate::search::ownership::{self, CLEAR_OWNERSHIP};
-use crate::search::playout::Forbidden;
-use crate::search::{Budget, Params, Search, SearchConfig};
+use crate::search::{Budget, Search, SearchConfig};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Fixed seed of the judgement, so that tests and repeated queries agree.
 pub const JUDGE_SEED: u64 = 0x0005_eed0_f0ed;
 
 /// The dead stones and the stones in seki at the end of `game`, judged with the budgets of
-/// `params` ([`Params::judge_playouts`], [`Params::judge_search_playouts`]; the referee of a
+/// `params` ([`super::params::PlayerParams::judge_playouts`], [`super::params::PlayerParams::judge_search_playouts`]; the referee of a
 /// match keeps the defaults). Rules without dead-stone removal (Tromp-Taylor) have neither:
 /// every stone on the board is alive.
 ///
@@ -61,11 +64,16 @@ pub fn judge(game: &Game, params: &Params) -> Status {
 /// which stones to capture before passing.
 pub fn life_and_death(game: &Game, params: &Params) -> Status {
     let board = game.board();
-    let quick = ownership::estimate(board, game.to_move(), params.judge_playouts, JUDGE_SEED);
+    let quick = ownership::estimate(
+        board,
+        game.to_move(),
+        params.player.judge_playouts,
+        JUDGE_SEED,
+    );
     let lead = quick.mean_lead();
     log::debug!("judge: quick lead {lead:.1}");
     let clear = quick.clear_areas(board, CLEAR_OWNERSHIP);
-    let playouts = params.judge_search_playouts;
+    let playouts = params.player.judge_search_playouts;
     let searches = [Color::Black, Color::White]
         .map(|c| attacked_ownership(game, c, lead.round(), clear, playouts));
     let g = board.geometry();
@@ -115,7 +123,10 @@ pub fn attacked_ownership(
         playouts: Some(playouts),
         time: None,
     };
-    let mut search = Search::new(config, JUDGE_SEED);
+    // The default knowledge, without the network: the verdict must not change with the
+    // playing settings.
+    let knowledge = Arc::new(Standard::new(Default::default(), None, false));
+    let mut search = Search::new(config, knowledge, JUDGE_SEED);
     search.set_forbidden(clear);
     search
         .run(&fresh, attacker, budget, &AtomicBool::new(false))

@@ -1,105 +1,83 @@
-//! The search as a [`Player`]: the strength levels as documented sets of search settings,
-//! the budget of each move, and the decisions around the search (pass, resign).
+//! The search as a [`Player`]: the ranks as the rungs of each board's ladder, the budget of
+//! each move, and the decisions around the search (pass, resign, cleanup).
 
 use super::clock::Clock;
 use super::dynkomi::{self, KomiShift};
 use super::judge;
+use super::params::Params;
 use super::size_class::SizeClass;
-use super::strength;
+use super::strength::{self, Rung};
 use super::{Choice, Mode, Player, Rank, REGRESSION_SEED};
 use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
+use crate::knowledge::{Knowledge, KnowledgeParams, Standard};
 use crate::net::SharedNet;
-use crate::search::{Budget, Params, Search, SearchConfig, SearchResult, Watch};
+use crate::search::{Budget, Search, SearchConfig, SearchResult, Watch};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
-/// What a rank searches with, and how it picks among the moves the search found.
+/// How the Monte Carlo player plays, as the command line, GTP (`hoshi-param`, `hoshi-rank`,
+/// `hoshi-level`) and GoGui's parameters set it: made once where the engine is set up and
+/// handed to the player whole. What a rank does on a board (its playouts, temperature,
+/// sight...) comes from the board's ladder ([`SizeClass::rung`]); what is given here
+/// overrides it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LevelSettings {
-    pub search: SearchConfig,
-    /// Playouts per move when neither the command line nor a clock says otherwise.
+pub struct Setup {
+    /// The strength asked for; each board plays it at most at its strongest rank
+    /// ([`SizeClass::rank_played`]).
+    pub rank: Rank,
+    /// Search threads of the strongest rank and of analysis (the others search their
+    /// playouts on one).
+    pub threads: usize,
+    /// Playouts a move (`--playouts`), whatever the rank.
     pub playouts: Option<u64>,
-    /// Whether the rank thinks for a time ([`SizeClass::expert_time`]) rather than a
-    /// number of playouts, when neither the command line nor a clock says otherwise.
-    pub timed: bool,
-    /// When above 0, the move is drawn among the root moves with probability proportional
-    /// to playouts^(1/temperature) instead of taking the most simulated one: a softer,
-    /// more human choice for the weaker ranks.
-    pub temperature: f64,
-    /// Whether the search's priors take the policy network's advice (when one is loaded):
-    /// a network trained on strong players' games gives even a few playouts a strong
-    /// player's sense of shape, more than a beginner should have.
-    pub network: bool,
-    /// The share of the legal moves the player sees each turn ([`strength::seen_moves`]).
-    pub sight: f64,
-    /// Above 0, the points the player gives away a move ([`strength::losing_move`]).
-    pub point_loss: f64,
-}
-
-impl LevelSettings {
-    /// The settings of `rank` on a `size`×`size` board with `threads` threads and the
-    /// default [`Params`] (the player puts its own in, [`Overrides::params`]: they apply to
-    /// every rank): the rung of the board's ladder ([`SizeClass::rung`]). Every rank but
-    /// the strongest searches its playouts on one thread; the strongest (expert) every
-    /// thread, the full time ([`SizeClass::expert_time`] a move when no clock or `--time`
-    /// is given), the most simulated move.
-    ///
-    /// * beginner (10k): on 9x9 and 13x13 intermediate's playouts, on 19x19 200 with the
-    ///   network, giving away a few points a move ([`strength::losing_move`]: a few tenths on
-    ///   the small boards, 2.8 on 19x19). It answers ataris, never fills its own eyes, and
-    ///   makes a beginner's mistakes.
-    /// * intermediate (7k): more playouts, the network on 19x19 only, a mild temperature
-    ///   (0.3): about GNU Go 3.8 level 10's strength on every size.
-    pub fn of(rank: Rank, size: usize, threads: usize) -> LevelSettings {
-        let rung = SizeClass::of(size).rung(rank);
-        let threads = if rung.timed { threads } else { 1 };
-        LevelSettings {
-            search: SearchConfig {
-                threads: threads.max(1),
-                ..SearchConfig::default()
-            },
-            playouts: rung.playouts(),
-            timed: rung.timed,
-            temperature: rung.temperature,
-            network: rung.network,
-            sight: rung.sight,
-            point_loss: rung.point_loss,
-        }
-    }
-}
-
-/// Overrides from the command line.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Overrides {
-    pub playouts: Option<u64>,
-    /// Thinking time per move (`--time`).
+    /// Thinking time a move (`--time`), whatever the rank and the clock say.
     pub time: Option<Duration>,
-    /// Memory cap of the tree in bytes.
-    pub max_memory: Option<usize>,
-    /// The tuning of the search and of the player's decisions (`--param`, `hoshi-param`),
-    /// whatever the level.
+    /// Memory the search tree may use, in bytes.
+    pub max_memory: usize,
+    /// Every tuning knob (`--param`, `hoshi-param`), at every rank.
     pub params: Params,
-    /// The policy network the search's priors use (`--policy-net`), at the levels and sizes
-    /// that take its advice ([`LevelSettings::network`]) and in analysis.
+    /// The network (`--net`), at the ranks and sizes that take its advice
+    /// ([`Rung::network`]) and in analysis; `None` to play without one.
     pub net: Option<SharedNet>,
     /// The first moves of a game are drawn among the good candidates by their playouts
-    /// (temperature 1), whatever the level: self-play's games must differ from one another
+    /// (temperature 1), whatever the rank: self-play's games must differ from one another
     /// (AlphaGo Zero draws its first 30 moves so). 0 for none.
     pub opening_moves: usize,
 }
 
+impl Default for Setup {
+    /// Expert on one thread, 2 GiB of tree, the default tuning, no network.
+    fn default() -> Self {
+        Setup {
+            rank: super::Level::Expert.rank(),
+            threads: 1,
+            playouts: None,
+            time: None,
+            max_memory: 2 << 30,
+            params: Params::default(),
+            net: None,
+            opening_moves: 0,
+        }
+    }
+}
+
+/// What a standard knowledge is made of: one is made for each, and kept with its cache.
+type KnowledgeKey = (Option<SharedNet>, KnowledgeParams, bool);
+
 /// The Monte Carlo player.
 pub struct MctsPlayer {
-    rank: Rank,
-    threads: usize,
-    /// The board size `settings` are for (the levels are calibrated per size).
+    setup: Setup,
+    /// The board size `rung` is for (the ranks are calibrated per size).
     size: usize,
-    settings: LevelSettings,
-    overrides: Overrides,
+    /// What the rank does on this board.
+    rung: Rung,
+    /// The knowledge made so far: with and without the network, for the current tuning.
+    knowledge: Vec<(KnowledgeKey, Arc<dyn Knowledge>)>,
     search: Search,
     rng: SmallRng,
     /// Consecutive moves of each color (by [`Color::index`]) whose win rate was under the
@@ -112,16 +90,21 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    pub fn new(rank: Rank, threads: usize, overrides: Overrides, seed: u64) -> MctsPlayer {
+    pub fn new(setup: Setup, seed: u64) -> MctsPlayer {
         let size = 19; // GTP's default board, until a game says otherwise (`fit_to`)
-        let settings = Self::configure(rank, size, threads, &overrides);
+        let rung = SizeClass::of(size).rung(setup.rank);
+        let params = &setup.params;
+        let net = setup.net.filter(|_| rung.network);
+        let key = (net, params.knowledge, params.search.puct.enabled);
+        let made: Arc<dyn Knowledge> = Arc::new(Standard::new(key.1, key.0, key.2));
+        let threads = if rung.timed { setup.threads } else { 1 };
+        let search = Search::new(search_config(&setup, threads), Arc::clone(&made), seed);
         MctsPlayer {
-            rank,
-            threads,
+            setup,
             size,
-            settings,
-            overrides,
-            search: Search::new(settings.search, seed),
+            rung,
+            knowledge: vec![(key, made)],
+            search,
             rng: SmallRng::seed_from_u64(seed),
             hopeless_moves: [0; 2],
             komi_shift: KomiShift::default(),
@@ -129,98 +112,132 @@ impl MctsPlayer {
         }
     }
 
-    fn configure(rank: Rank, size: usize, threads: usize, overrides: &Overrides) -> LevelSettings {
-        let mut settings = LevelSettings::of(rank, size, threads);
-        settings.search.params = overrides.params;
-        if overrides.params.sight > 0.0 {
-            settings.sight = overrides.params.sight;
-        }
-        if overrides.params.point_loss > 0.0 {
-            settings.point_loss = overrides.params.point_loss;
-        }
-        settings.search.net = overrides.net.filter(|_| settings.network);
-        if let Some(bytes) = overrides.max_memory {
-            settings.search.max_memory = bytes;
-        }
-        settings
+    pub fn rank(&self) -> Rank {
+        self.setup.rank
     }
 
-    pub fn rank(&self) -> Rank {
-        self.rank
+    /// What the rank does on the current board.
+    pub fn rung(&self) -> &Rung {
+        &self.rung
     }
 
     /// Changes the rank (GTP `hoshi-rank` and `hoshi-level`, GoGui's parameters).
     fn change_rank(&mut self, rank: Rank) {
-        self.rank = rank;
-        self.settings = Self::configure(rank, self.size, self.threads, &self.overrides);
-        self.search.set_config(self.settings.search);
+        self.setup.rank = rank;
+        self.rung = SizeClass::of(self.size).rung(rank);
         self.hopeless_moves = [0; 2];
     }
 
-    /// Takes the level's settings for a `size`×`size` board, if they are not the ones in use.
+    /// Takes the rank's rung for a `size`×`size` board, if it is not the one in use.
     fn fit_to(&mut self, size: usize) {
         if size != self.size {
             self.size = size;
-            self.settings = Self::configure(self.rank, size, self.threads, &self.overrides);
+            self.rung = SizeClass::of(size).rung(self.setup.rank);
         }
     }
 
     /// The tuning the player searches and decides with.
     pub fn params(&self) -> &Params {
-        &self.settings.search.params
+        &self.setup.params
+    }
+
+    /// The search's settings for a move: every thread for the strongest rank, one for the
+    /// others (their playouts are counted on one).
+    fn playing_config(&self) -> SearchConfig {
+        let threads = if self.rung.timed {
+            self.setup.threads
+        } else {
+            1
+        };
+        self.config(threads)
+    }
+
+    fn config(&self, threads: usize) -> SearchConfig {
+        search_config(&self.setup, threads)
+    }
+
+    /// The knowledge the rank plays with: the network's advice only where the rung takes it.
+    fn playing_knowledge(&mut self) -> Arc<dyn Knowledge> {
+        let net = self.setup.net.filter(|_| self.rung.network);
+        self.knowledge(net)
+    }
+
+    /// The standard knowledge with `net` and the current tuning, made once and kept with its
+    /// cache of network outputs while the tuning stays.
+    fn knowledge(&mut self, net: Option<SharedNet>) -> Arc<dyn Knowledge> {
+        let params = &self.setup.params;
+        let key = (net, params.knowledge, params.search.puct.enabled);
+        self.knowledge.retain(|(k, _)| (k.1, k.2) == (key.1, key.2));
+        if let Some((_, made)) = self.knowledge.iter().find(|(k, _)| *k == key) {
+            return Arc::clone(made);
+        }
+        let made: Arc<dyn Knowledge> = Arc::new(Standard::new(key.1, key.0, key.2));
+        self.knowledge.push((key, Arc::clone(&made)));
+        made
+    }
+
+    /// The share of the legal moves the player sees: the tuning's, else the rank's.
+    fn sight(&self) -> f64 {
+        self.params().player.sight.unwrap_or(self.rung.sight)
+    }
+
+    /// The points a move gives away: the tuning's, else the rank's.
+    fn point_loss(&self) -> f64 {
+        self.params()
+            .player
+            .point_loss
+            .unwrap_or(self.rung.point_loss)
     }
 
     /// The budget of the next move: `--time` if given (yet never more than the clock's
-    /// ceiling: a fixed time per move must not lose on time); else the level's (or
-    /// `--playouts`), kept within what the clock allows; a timed level without a clock
+    /// ceiling: a fixed time per move must not lose on time); else the rank's (or
+    /// `--playouts`), kept within what the clock allows; a timed rank without a clock
     /// thinks for its size class's [`SizeClass::expert_time`].
     fn budget(&self, game: &Game, color: Color, clock: &Clock) -> Budget {
         let size = game.size();
         let (area, empties) = (size * size, game.board().empty_points().len());
         let clock_time = clock.budget(color, area, empties);
-        let (playouts, time) = match (self.overrides.playouts, self.overrides.time) {
+        let (playouts, time) = match (self.setup.playouts, self.setup.time) {
             (playouts, Some(time)) => {
                 let ceiling = clock.ceiling(color, area, empties);
                 (playouts, Some(ceiling.map_or(time, |c| time.min(c))))
             }
             (Some(playouts), None) => (Some(playouts), clock_time),
-            (None, None) if self.settings.timed => {
+            (None, None) if self.rung.timed => {
                 let time = clock_time.unwrap_or(SizeClass::of(size).expert_time);
                 (None, Some(time))
             }
-            (None, None) => (self.settings.playouts, clock_time),
+            (None, None) => (self.rung.playouts(), clock_time),
         };
         Budget { playouts, time }
     }
 
     /// The search `reg_genmove` answers from: the same position always gives the same move,
     /// so it runs on one thread, from a fresh tree and a fixed seed, for a fixed number of
-    /// playouts (the level's, or the command line's, else [`Params::regression_playouts`]).
-    fn regression_search(&self, game: &Game, color: Color) -> SearchResult {
-        let config = SearchConfig {
-            threads: 1,
-            ..self.settings.search
-        };
+    /// playouts (the rank's, or the command line's, else
+    /// [`super::params::PlayerParams::regression_playouts`]).
+    fn regression_search(&mut self, game: &Game, color: Color) -> SearchResult {
         let playouts = self
-            .overrides
+            .setup
             .playouts
-            .or(self.settings.playouts)
-            .unwrap_or(self.params().regression_playouts);
+            .or(self.rung.playouts())
+            .unwrap_or(self.params().player.regression_playouts);
         let budget = Budget {
             playouts: Some(playouts),
             time: None,
         };
-        let mut search = Search::new(config, REGRESSION_SEED);
+        let knowledge = self.playing_knowledge();
+        let mut search = Search::new(self.config(1), knowledge, REGRESSION_SEED);
         let mut rng = SmallRng::seed_from_u64(REGRESSION_SEED ^ game.board().hash());
-        let big_chain = self.params().sight_chain as usize;
-        let seen = strength::seen_moves(game, color, self.settings.sight, big_chain, &mut rng);
+        let big_chain = self.params().player.sight_chain as usize;
+        let seen = strength::seen_moves(game, color, self.sight(), big_chain, &mut rng);
         search.set_root_moves(seen);
         // The handicap's shift depends on the game alone; the situational one on the
         // searches before, which a regression answer must not.
         search.set_komi_shift(dynkomi::handicap_shift(
             game,
             color,
-            &self.params().dynamic_komi,
+            &self.params().player.dynamic_komi,
         ));
         search.run(game, color, budget, &AtomicBool::new(false))
     }
@@ -235,13 +252,15 @@ impl MctsPlayer {
         clock: &Clock,
         watch: Watch<'_>,
     ) -> SearchResult {
-        self.search.set_config(self.settings.search);
-        let params = self.params().dynamic_komi;
+        self.search.set_config(self.playing_config());
+        let knowledge = self.playing_knowledge();
+        self.search.set_knowledge(knowledge);
+        let params = self.params().player.dynamic_komi;
         let shift = self.komi_shift.for_move(game, color, &params);
         self.search.set_komi_shift(shift);
         let budget = self.budget(game, color, clock).bounded();
-        let (sight, big_chain) = (self.settings.sight, self.params().sight_chain as usize);
-        let seen = strength::seen_moves(game, color, sight, big_chain, &mut self.rng);
+        let big_chain = self.params().player.sight_chain as usize;
+        let seen = strength::seen_moves(game, color, self.sight(), big_chain, &mut self.rng);
         self.search.set_root_moves(seen);
         let mut result = self.search.run_watched(game, color, budget, watch);
         if shift != 0.0 && result.best == Move::Pass {
@@ -255,13 +274,13 @@ impl MctsPlayer {
         result
     }
 
-    /// The temperature of the move after `moves_played` moves: the level's, or 1 in the
-    /// opening that [`Overrides::opening_moves`] asks to vary.
+    /// The temperature of the move after `moves_played` moves: the rank's, or 1 in the
+    /// opening that [`Setup::opening_moves`] asks to vary.
     fn temperature(&self, moves_played: usize) -> f64 {
-        if moves_played < self.overrides.opening_moves {
+        if moves_played < self.setup.opening_moves {
             1.0
         } else {
-            self.settings.temperature
+            self.rung.temperature
         }
     }
 
@@ -271,7 +290,8 @@ impl MctsPlayer {
             return Move::Pass;
         }
         // Only moves the search thought reasonable.
-        let pool: Vec<(Move, f64)> = strength::candidates(result, self.params().draw_share, board)
+        let share = self.params().player.draw_share;
+        let pool: Vec<(Move, f64)> = strength::candidates(result, share, board)
             .map(|c| (c.mv, f64::from(c.visits).powf(1.0 / temperature)))
             .collect();
         let total: f64 = pool.iter().map(|&(_, w)| w).sum();
@@ -289,11 +309,11 @@ impl MctsPlayer {
     }
 
     /// Whether to resign after this search (its win rate is by the real komi, whatever
-    /// dynamic komi did). Every level resigns by this one rule: a beginner that played on in
+    /// dynamic komi did). Every rank resigns by this one rule: a beginner that played on in
     /// a lost game made its opponent capture every last stone it threw in (9x9 games lost by
     /// the whole board, 19x19 games to move 450).
     fn should_resign(&mut self, game: &Game, color: Color, result: &SearchResult) -> bool {
-        let params = *self.params();
+        let params = self.params().player;
         let threshold = params.resign_threshold;
         let trusted = result.candidates.first().is_some_and(|c| {
             u64::from(c.visits) >= u64::from(params.resign_min_playouts).min(result.playouts / 4)
@@ -322,15 +342,16 @@ impl MctsPlayer {
         lost
     }
 
-    /// Whether a search of [`Params::resign_check_playouts`] with every move in sight finds
-    /// the game lost too, when the player's own search was smaller.
+    /// Whether a search of [`super::params::PlayerParams::resign_check_playouts`] with every
+    /// move in sight finds the game lost too, when the player's own search was smaller.
     fn confirms_loss(&mut self, game: &Game, color: Color, result: &SearchResult) -> bool {
-        let params = *self.params();
+        let params = self.params().player;
         let playouts = u64::from(params.resign_check_playouts);
         if result.playouts >= playouts {
             return true;
         }
-        let mut check = Search::new(self.settings.search, self.rng.gen());
+        let knowledge = self.playing_knowledge();
+        let mut check = Search::new(self.playing_config(), knowledge, self.rng.gen());
         check.set_komi_shift(0.0);
         let budget = Budget {
             playouts: Some(playouts),
@@ -343,6 +364,15 @@ impl MctsPlayer {
             100.0 * confirmed.winrate
         );
         confirmed.winrate < params.resign_threshold
+    }
+}
+
+/// The search's settings of `setup` on `threads` threads.
+fn search_config(setup: &Setup, threads: usize) -> SearchConfig {
+    SearchConfig {
+        params: setup.params.search,
+        threads: threads.max(1),
+        max_memory: setup.max_memory,
     }
 }
 
@@ -461,11 +491,9 @@ impl Player for MctsPlayer {
     /// the user is studying, or the time is the opponent's.
     fn think(&mut self, game: &Game, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
         self.fit_to(game.size());
-        self.search.set_config(SearchConfig {
-            threads: self.threads.max(1),
-            net: self.overrides.net,
-            ..self.settings.search
-        });
+        self.search.set_config(self.config(self.setup.threads));
+        let knowledge = self.knowledge(self.setup.net);
+        self.search.set_knowledge(knowledge);
         self.search.set_root_moves(None);
         let result = self
             .search
@@ -475,7 +503,7 @@ impl Player for MctsPlayer {
     }
 
     fn ponders(&self) -> bool {
-        self.overrides.playouts.is_none() && (self.settings.timed || self.overrides.time.is_some())
+        self.setup.playouts.is_none() && (self.rung.timed || self.setup.time.is_some())
     }
 
     fn choose_watched(
@@ -527,13 +555,13 @@ impl Player for MctsPlayer {
         let resign = mode == Mode::Play && self.should_resign(game, color, &result);
         // An atari of a big chain is answered with the search's best move, never a draw:
         // weak players miss much, not that.
-        let big_chain = self.params().sight_chain as usize;
+        let big_chain = self.params().player.sight_chain as usize;
         let threatened = || strength::saving_moves(game.board(), color, big_chain).is_some();
         let temperature = self.temperature(game.move_number());
-        let loss = self.settings.point_loss;
+        let loss = self.point_loss();
         let free = mode != Mode::Regression && !threatened();
         let mut mv = if loss > 0.0 && free {
-            let share = self.params().draw_share;
+            let share = self.params().player.draw_share;
             strength::losing_move(&result, loss, share, game.board()).unwrap_or(result.best)
         } else if temperature > 0.0 && free {
             self.draw(&result, temperature, game.board())
@@ -545,7 +573,7 @@ impl Player for MctsPlayer {
                 &result,
                 &targets,
                 opponent_passed(game, color),
-                self.params().cleanup_slack,
+                self.params().player.cleanup_slack,
             );
         }
         if mv == Move::Pass || !game.is_legal(color, mv) {
@@ -566,6 +594,26 @@ mod tests {
     use crate::player::Level;
     use crate::rules::Ruleset;
 
+    /// What `rank` does on a `size`×`size` board.
+    fn rung(rank: Rank, size: usize) -> Rung {
+        SizeClass::of(size).rung(rank)
+    }
+
+    /// The threads a player of `rank` with four searches a move on a `size`×`size` board.
+    fn threads(rank: Rank, size: usize) -> usize {
+        let setup = Setup {
+            threads: 4,
+            ..with_rank(Setup::default(), rank)
+        };
+        let mut player = MctsPlayer::new(setup, 1);
+        player.fit_to(size);
+        player.playing_config().threads
+    }
+
+    fn with_rank(setup: Setup, rank: Rank) -> Setup {
+        Setup { rank, ..setup }
+    }
+
     /// `reg_genmove` depends on the position only: players with different seeds, asked
     /// twice, after other searches, answer the same.
     #[test]
@@ -576,14 +624,15 @@ mod tests {
             .unwrap();
         game.play(Color::White, Move::Play(g.parse_point("C3").unwrap()))
             .unwrap();
-        let overrides = Overrides {
+        let setup = Setup {
             playouts: Some(300),
-            ..Overrides::default()
+            threads: 2,
+            ..Setup::default()
         };
         let clock = Clock::default();
         let mut answers = Vec::new();
         for seed in [1, 2] {
-            let mut player = MctsPlayer::new(Level::Expert.rank(), 2, overrides, seed);
+            let mut player = MctsPlayer::new(setup, seed);
             answers.push(player.choose(&game, Color::Black, Mode::Regression, &clock));
             player.choose(&game, Color::Black, Mode::Play, &clock);
             answers.push(player.choose(&game, Color::Black, Mode::Regression, &clock));
@@ -605,19 +654,20 @@ mod tests {
             for (level, (playouts, network, temperature, loss)) in
                 [(Level::Beginner, b), (Level::Intermediate, i)]
             {
-                let settings = LevelSettings::of(level.rank(), size, 4);
+                let settings = rung(level.rank(), size);
                 assert_eq!(
-                    (settings.playouts, settings.network, settings.sight),
+                    (settings.playouts(), settings.network, settings.sight),
                     (Some(playouts), network, 1.0),
                     "{level:?} on {size}x{size}"
                 );
                 assert!((settings.temperature - temperature).abs() < 1e-9);
                 assert!((settings.point_loss - loss).abs() < 1e-9, "{settings:?}");
-                assert_eq!(settings.search.threads, 1);
+                assert_eq!(threads(level.rank(), size), 1);
             }
-            let expert = LevelSettings::of(Level::Expert.rank(), size, 4);
-            assert_eq!((expert.playouts, expert.timed), (None, true));
-            assert_eq!((expert.search.threads, expert.temperature), (4, 0.0));
+            let expert = rung(Level::Expert.rank(), size);
+            assert_eq!((expert.playouts(), expert.timed), (None, true));
+            assert_eq!(threads(Level::Expert.rank(), size), 4);
+            assert_eq!(expert.temperature, 0.0);
             assert_eq!(expert.point_loss, 0.0);
         }
     }
@@ -629,14 +679,11 @@ mod tests {
     #[test]
     fn weaker_ranks_search_less_see_less_or_lose_more() {
         for size in [9, 13, 19] {
-            let settings: Vec<LevelSettings> = (10..=30)
-                .rev()
-                .map(|k| LevelSettings::of(Rank::kyu(k), size, 4))
-                .collect();
+            let settings: Vec<Rung> = (10..=30).rev().map(|k| rung(Rank::kyu(k), size)).collect();
             for pair in settings.windows(2) {
                 let (weaker, stronger) = (pair[0], pair[1]);
                 assert!(
-                    weaker.playouts < stronger.playouts
+                    weaker.playouts() < stronger.playouts()
                         || weaker.sight < stronger.sight
                         || weaker.point_loss > stronger.point_loss
                 );
@@ -648,9 +695,9 @@ mod tests {
                 "{size}: {weakest:?}"
             );
             let strongest = SizeClass::of(size).strongest();
-            let expert = LevelSettings::of(strongest, size, 4);
-            assert_eq!(expert, LevelSettings::of(Rank::STRONGEST, size, 4));
-            assert_eq!(expert, LevelSettings::of(Level::Expert.rank(), size, 4));
+            let expert = rung(strongest, size);
+            assert_eq!(expert, rung(Rank::STRONGEST, size));
+            assert_eq!(expert, rung(Level::Expert.rank(), size));
         }
     }
 
@@ -662,14 +709,14 @@ mod tests {
         for size in [9, 13, 19] {
             let strongest = SizeClass::of(size).strongest();
             let ranks = (0..strongest.above(Rank::kyu(7))).map(|n| Rank::kyu(7).plus(n));
-            let settings: Vec<LevelSettings> =
-                ranks.map(|r| LevelSettings::of(r, size, 4)).collect();
+            let settings: Vec<(Rung, usize)> =
+                ranks.map(|r| (rung(r, size), threads(r, size))).collect();
             assert!(settings.len() >= 7, "{size}: expert above 1d");
             for pair in settings.windows(2) {
-                let (weaker, stronger) = (pair[0], pair[1]);
-                assert!(weaker.playouts < stronger.playouts, "{size}: {pair:?}");
+                let ((weaker, _), (stronger, threads)) = (pair[0], pair[1]);
+                assert!(weaker.playouts() < stronger.playouts(), "{size}: {pair:?}");
                 assert!(weaker.temperature >= stronger.temperature);
-                assert_eq!(stronger.search.threads, 1);
+                assert_eq!(threads, 1);
             }
         }
     }
@@ -678,18 +725,18 @@ mod tests {
     /// the network on 9x9 and its 19x19 budget with it on 19x19.
     #[test]
     fn a_level_searches_the_budget_of_the_board_it_plays_on() {
-        let overrides = Overrides {
+        let setup = Setup {
             net: Some(crate::net::SharedNet::embedded()),
-            ..Overrides::default()
+            ..Setup::default()
         };
-        let mut player = MctsPlayer::new(Level::Intermediate.rank(), 1, overrides, 5);
+        let mut player = MctsPlayer::new(with_rank(setup, Level::Intermediate.rank()), 5);
         let clock = Clock::default();
         for (size, playouts, network) in [(19, 100, true), (9, 1_000, false), (19, 100, true)] {
             let game = Game::new(size, Ruleset::FRENCH, 7.5).unwrap();
             player.choose(&game, Color::Black, Mode::Play, &clock);
             let searched = player.last_search().map(|r| r.playouts);
             assert_eq!(searched, Some(playouts), "{size}x{size}");
-            let networked = player.settings.search.net.is_some();
+            let networked = player.rung.network && player.setup.net.is_some();
             assert_eq!(networked, network, "{size}x{size}");
         }
     }
@@ -700,14 +747,14 @@ mod tests {
     /// sight).
     #[test]
     fn the_weakest_rank_neither_crawls_on_the_edge_nor_fills_its_eyes() {
-        let overrides = Overrides {
+        let setup = Setup {
             net: Some(crate::net::SharedNet::embedded()),
-            ..Overrides::default()
+            ..Setup::default()
         };
         let clock = Clock::default();
         for (size, moves) in [(9, 200), (19, 120)] {
             let mut game = Game::new(size, Ruleset::FRENCH, 7.5).unwrap();
-            let mut player = MctsPlayer::new(Rank::kyu(30), 1, overrides, 11);
+            let mut player = MctsPlayer::new(with_rank(setup, Rank::kyu(30)), 11);
             let mut color = Color::Black;
             let mut stones = 0;
             for _ in 0..moves {
@@ -766,8 +813,8 @@ mod tests {
     fn no_resigning_while_a_handicap_game_is_young() {
         let mut game = Game::new(9, Ruleset::FRENCH, 0.5).unwrap();
         game.fixed_handicap(9).unwrap();
-        let mut player = MctsPlayer::new(Level::Expert.rank(), 1, Overrides::default(), 1);
-        player.overrides.params.resign_threshold = 0.1;
+        let mut player = MctsPlayer::new(with_rank(Setup::default(), Level::Expert.rank()), 1);
+        player.setup.params.player.resign_threshold = 0.1;
         for _ in 0..33 {
             assert!(!player.should_resign(&game, Color::White, &hopeless(5_000)));
             let color = game.to_move();
@@ -779,8 +826,8 @@ mod tests {
         assert_eq!(resigns, [false, false, true]);
         let mut even = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         even.play(Color::Black, Move::Pass).unwrap();
-        let mut player = MctsPlayer::new(Level::Expert.rank(), 1, Overrides::default(), 1);
-        player.overrides.params.resign_threshold = 0.1;
+        let mut player = MctsPlayer::new(with_rank(Setup::default(), Level::Expert.rank()), 1);
+        player.setup.params.player.resign_threshold = 0.1;
         let resigns: Vec<bool> = (0..3)
             .map(|_| player.should_resign(&even, Color::White, &hopeless(5_000)))
             .collect();
@@ -842,8 +889,8 @@ mod tests {
     fn every_level_resigns_a_hopeless_game() {
         let game = lost_for_white();
         for level in Level::ALL {
-            let mut player = MctsPlayer::new(level.rank(), 1, Overrides::default(), 1);
-            player.overrides.params.resign_threshold = 0.1;
+            let mut player = MctsPlayer::new(with_rank(Setup::default(), level.rank()), 1);
+            player.setup.params.player.resign_threshold = 0.1;
             let resigns: Vec<bool> = (0..3)
                 .map(|_| player.should_resign(&game, Color::White, &hopeless(400)))
                 .collect();
@@ -858,7 +905,7 @@ mod tests {
     fn a_small_search_does_not_resign_a_game_that_is_not_lost() {
         let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         game.play(Color::Black, Move::Pass).unwrap();
-        let mut player = MctsPlayer::new(Rank::kyu(30), 1, Overrides::default(), 1);
+        let mut player = MctsPlayer::new(with_rank(Setup::default(), Rank::kyu(30)), 1);
         let resigns: Vec<bool> = (0..6)
             .map(|_| player.should_resign(&game, Color::White, &hopeless(16)))
             .collect();
@@ -876,8 +923,8 @@ mod tests {
     fn each_color_has_its_own_resignation_streak() {
         let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         game.play(Color::Black, Move::Pass).unwrap();
-        let mut player = MctsPlayer::new(Level::Expert.rank(), 1, Overrides::default(), 1);
-        player.overrides.params.resign_threshold = 0.1;
+        let mut player = MctsPlayer::new(with_rank(Setup::default(), Level::Expert.rank()), 1);
+        player.setup.params.player.resign_threshold = 0.1;
         let mut fine = hopeless(5_000);
         fine.winrate = 0.99;
         let mut white = Vec::new();

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod dynkomi;
 pub mod judge;
 pub mod mcts;
+pub mod params;
 pub mod random;
 pub mod rank;
 pub mod size_class;
@@ -23,12 +24,13 @@ use size_class::SizeClass;
 use std::fmt;
 use std::time::Duration;
 
-pub use mcts::MctsPlayer;
+pub use mcts::{MctsPlayer, Setup};
+pub use params::{Params, PlayerParams};
 pub use random::RandomPlayer;
 pub use rank::Rank;
 
 /// Playing strength, as the command line offers it. Each level is a documented set of search
-/// settings: see [`mcts::LevelSettings::of`].
+/// settings: the rungs of each board's ladder ([`size_class::SizeClass::rung`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
     /// Quick moves for learners (about 10 kyu): a short search, and a move a little worse

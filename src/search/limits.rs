@@ -1,7 +1,7 @@
 //! When a search stops: its budget of simulations or time, an outside stop, the tree's
 //! counting limit, or a best move that the simulations left can no longer overtake.
 
-use super::params::Params;
+use super::params::SearchParams;
 use super::tree::{Stats, Tree, MAX_VISITS, ROOT};
 use super::Budget;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -10,7 +10,7 @@ use std::time::Instant;
 pub(super) struct Limits<'a> {
     pub budget: Budget,
     /// For how often to check the time and whether the search is settled.
-    pub params: &'a Params,
+    pub params: &'a SearchParams,
     pub started: Instant,
     pub stop: &'a AtomicBool,
     pub finished: &'a AtomicBool,
@@ -44,7 +44,7 @@ impl Limits<'_> {
 
     /// Whether the most simulated root move is so far ahead that the simulations left
     /// cannot let another one catch up (and the game is not so close that the time is
-    /// better spent: [`Params::settle_close`]).
+    /// better spent: [`SearchParams::settle_close`]).
     fn settled(&self, tree: &Tree, done: u64) -> bool {
         let mut children: Vec<Stats> = tree
             .node(ROOT)

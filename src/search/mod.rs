@@ -13,29 +13,27 @@
 //! `value = (1 - β)·Q + β·AMAF`, `β = r / (r + n + r·n/K)`, with `n` visits, `r` AMAF
 //! visits and `K` the RAVE equivalence; no exploration term: priors and RAVE explore.
 //!
-//! The search meets Go knowledge only through [`knowledge`]'s interfaces (prior sources and
-//! a leaf evaluator, made per thread by a [`Knowledge`]). One [`Search`] type is written in
-//! several files by concern, as KataGo's `search.h` is:
+//! The search meets Go knowledge only through `knowledge`'s interfaces (prior sources and
+//! a leaf evaluator, made per thread by the [`Knowledge`] it is given): it never knows which
+//! network or playout policy stands behind them. One [`Search`] type is written in several
+//! files by concern, as KataGo's `search.h` is:
 //!
 //! | file | what |
 //! |---|---|
 //! | `mod.rs` | the API: settings, budget, results, progress, [`Search`]'s entry points |
 //! | `simulate.rs` | one simulation: descend, expand, evaluate the leaf, back up; selection |
+//! | `expand.rs` | a node's children and what the prior sources say of them |
 //! | `root.rs` | the position searched from, its children and their score sums |
 //! | `limits.rs` | when to stop: budget, time, an outside stop, a settled best move |
 //! | `reuse.rs` | keeping the tree from one move to the next |
 //! | `report.rs` | what the search found: root moves, lines, ownership |
 //!
-//! Every tuning knob (`K`, the expansion threshold, the priors' weights, the playout
-//! rules...) is a field of [`Params`].
+//! Every tuning knob of the search (`K`, the expansion threshold, PUCT's constants...) is a
+//! field of [`SearchParams`].
 
-pub mod knowledge;
+mod expand;
 mod limits;
-pub mod ownership;
 pub mod params;
-pub mod patterns;
-pub mod playout;
-pub mod priors;
 mod report;
 mod reuse;
 mod root;
@@ -47,12 +45,10 @@ mod tests;
 
 use crate::coord::{Color, Geometry, Move};
 use crate::game::Game;
-use crate::net::SharedNet;
-pub use knowledge::Knowledge;
-use knowledge::{Standard, ThreadKnowledge};
+use crate::knowledge::playout::Forbidden;
+use crate::knowledge::{Knowledge, ThreadKnowledge};
 use limits::Limits;
-pub use params::{DynamicKomi, NetPrior, ParamError, Params, PriorWeights};
-use playout::Forbidden;
+pub use params::{Puct, SearchParams};
 use reuse::TreeKey;
 use root::{Root, RootScores};
 use simulate::Scratch;
@@ -61,16 +57,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tree::{Tree, ROOT};
 
-/// How the search plays: its tuning ([`Params`]) and its resources, and what its standard
-/// knowledge ([`knowledge::Standard`]) is made of.
+/// How the search plays: its tuning ([`SearchParams`]) and its resources. What it knows of
+/// Go is given apart ([`Search::new`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchConfig {
-    pub params: Params,
-    /// Whether new nodes get Go knowledge as priors (else only the even prior).
-    pub priors: bool,
-    /// The policy network whose probabilities join the priors ([`NetPrior`]), if any: only
-    /// with `priors`, and on boards of at least [`NetPrior::min_size`].
-    pub net: Option<SharedNet>,
+    pub params: SearchParams,
     pub threads: usize,
     /// Memory the tree's nodes may use, in bytes.
     pub max_memory: usize,
@@ -79,19 +70,10 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            params: Params::default(),
-            priors: true,
-            net: None,
+            params: SearchParams::default(),
             threads: 1,
             max_memory: 1 << 30,
         }
-    }
-}
-
-impl SearchConfig {
-    /// The knowledge these settings describe.
-    fn standard(&self) -> Arc<dyn Knowledge> {
-        Arc::new(Standard::new(self.params, self.priors, self.net))
     }
 }
 
@@ -144,7 +126,7 @@ pub struct MoveInfo {
     /// evaluated the root, else its share of the priors' wins among the root moves (the
     /// root moves' priors add up to 1).
     pub prior: f64,
-    /// A lower confidence bound of the win rate ([`Params::lcb_z`] standard errors below).
+    /// A lower confidence bound of the win rate ([`SearchParams::lcb_z`] standard errors below).
     pub lcb: f64,
     /// The points by which the player to move is ahead at the end of the simulations
     /// through this move (this search's, komi included; negative: behind); 0 when no
@@ -196,7 +178,7 @@ pub type Watch<'a> = &'a mut dyn FnMut(&Progress<'_>) -> bool;
 /// A search in progress, as its watcher sees it.
 pub struct Progress<'a> {
     tree: &'a Tree,
-    params: &'a Params,
+    params: &'a SearchParams,
     root: &'a Root,
     scores: &'a RootScores,
     game: &'a Game,
@@ -226,7 +208,7 @@ impl Progress<'_> {
 
     /// [`SearchResult::ownership`] so far (each thread's last few playouts not yet in).
     pub fn ownership(&self) -> Vec<f32> {
-        report::tally_so_far(self.root).0
+        self.root.tally_so_far().0
     }
 
     /// The root moves that have been simulated, most simulated first.
@@ -255,11 +237,9 @@ impl Progress<'_> {
 /// A search that keeps its tree from one move to the next.
 pub struct Search {
     config: SearchConfig,
-    /// What the threads are made with: the config's standard knowledge, kept as long as the
-    /// config (with its cache of network evaluations), or one given
-    /// ([`Search::set_knowledge`]).
+    /// What the threads' knowledge is made by (with whatever it keeps from one search to
+    /// the next: a cache of network outputs).
     knowledge: Arc<dyn Knowledge>,
-    given: bool,
     tree: Option<Tree>,
     /// The game the tree was built for: its moves and settings, to find the new root.
     tree_game: Option<TreeKey>,
@@ -275,11 +255,12 @@ pub struct Search {
 }
 
 impl Search {
-    pub fn new(config: SearchConfig, seed: u64) -> Search {
+    /// A search with `config`'s tuning and resources and `knowledge`'s priors and leaf
+    /// evaluations.
+    pub fn new(config: SearchConfig, knowledge: Arc<dyn Knowledge>, seed: u64) -> Search {
         Search {
-            knowledge: config.standard(),
+            knowledge,
             config,
-            given: false,
             tree: None,
             tree_game: None,
             seed,
@@ -290,19 +271,24 @@ impl Search {
         }
     }
 
-    /// Searches with `knowledge` instead of the standard knowledge the config describes
-    /// (the config's tuning, threads and memory still apply): another evaluator, or a fake
-    /// one in a test. Drops the tree.
+    /// Searches with `knowledge` from now on; drops the tree when it is other knowledge
+    /// than the search had (the tree's statistics came from the old one).
     pub fn set_knowledge(&mut self, knowledge: Arc<dyn Knowledge>) {
-        self.knowledge = knowledge;
-        self.given = true;
-        self.forget();
+        if !Arc::ptr_eq(&self.knowledge, &knowledge) {
+            self.knowledge = knowledge;
+            self.forget();
+        }
+    }
+
+    /// The knowledge the search uses.
+    pub fn knowledge(&self) -> &Arc<dyn Knowledge> {
+        &self.knowledge
     }
 
     /// Shifts the komi by `points` (positive: in White's favour) in the tree's count of the
     /// next searches: dynamic komi, which the player sets before each move. The real komi
     /// still decides every win rate, score and ownership the search reports. A kept tree
-    /// whose shift differs by more than [`Params::reuse_shift`] is dropped.
+    /// whose shift differs by more than [`SearchParams::reuse_shift`] is dropped.
     pub fn set_komi_shift(&mut self, points: f64) {
         self.komi_shift = points;
     }
@@ -333,12 +319,10 @@ impl Search {
         &self.config
     }
 
+    /// Changes the tuning or resources; drops the tree when they differ.
     pub fn set_config(&mut self, config: SearchConfig) {
         if config != self.config {
             self.config = config;
-            if !self.given {
-                self.knowledge = config.standard();
-            }
             self.forget();
         }
     }
@@ -396,7 +380,8 @@ impl Search {
     ) -> SearchResult {
         let started = Instant::now();
         let knowledge = Arc::clone(&self.knowledge);
-        let mut root = Root::of(game, color, self.forbidden, self.komi_shift);
+        let history = knowledge.history();
+        let mut root = Root::of(game, color, self.forbidden, self.komi_shift, history);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let size = game.size();
@@ -434,7 +419,7 @@ impl Search {
                     while limits.another(tree, t == 0) {
                         simulate::simulate(tree, root, params, scores, &mut scratch);
                     }
-                    report::flush_tally(root, &mut scratch.tally);
+                    root.flush_tally(&mut scratch.tally);
                 });
             }
             if let Some(watch) = watch {

@@ -1,21 +1,19 @@
 //! What a search found: its root moves ([`MoveInfo`], one view of a root child for the
 //! player and for analysis alike), the principal variation, ownership and score.
 
-use super::ownership::OwnershipMap;
-use super::params::Params;
+use super::params::SearchParams;
 use super::root::{Root, RootScores};
 use super::tree::{Tree, ROOT};
 use super::{MoveInfo, SearchResult};
 use crate::coord::{Color, Move};
 use crate::game::Game;
-use crate::net::features;
 use std::time::Duration;
 
 /// Everything a report reads.
 #[derive(Clone, Copy)]
 pub(super) struct Report<'a> {
     pub tree: &'a Tree,
-    pub params: &'a Params,
+    pub params: &'a SearchParams,
     pub scores: &'a RootScores,
     pub game: &'a Game,
     pub root: &'a Root,
@@ -30,7 +28,7 @@ pub(super) fn summarize(report: Report<'_>, playouts: u64, elapsed: Duration) ->
     let search_winrate = tree
         .child_with_move(ROOT, best)
         .map_or(winrate, |c| tree.node(c).stats().simulated_value());
-    let (ownership, score_lead) = tally_so_far(root);
+    let (ownership, score_lead) = root.tally_so_far();
     SearchResult {
         best,
         winrate,
@@ -85,7 +83,7 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
                 winrate,
                 prior: match (&root.policy, s.mv) {
                     (Some(policy), Move::Play(p)) => {
-                        f64::from(policy[features::point_index(&root.board, p)])
+                        f64::from(policy[root.board.geometry().vertex_index(p)])
                     }
                     (Some(_), Move::Pass) => 0.0,
                     (None, _) if prior_total > 0.0 => s.prior_wins / prior_total,
@@ -107,28 +105,6 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
             .then(b.winrate.total_cmp(&a.winrate))
     });
     moves
-}
-
-/// Adds a thread's own sums to the search's tally and empties them.
-pub(super) fn flush_tally(root: &Root, part: &mut OwnershipMap) {
-    // A poisoned lock means another thread panicked: the sums are still good.
-    let mut total = root
-        .tally
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    total.merge(part);
-    part.clear();
-}
-
-/// The ownership and score lead (as [`SearchResult::ownership`] and
-/// [`SearchResult::score_lead`]) of the playouts the threads have added so far: all of them
-/// once the threads have finished.
-pub(super) fn tally_so_far(root: &Root) -> (Vec<f32>, f64) {
-    let total = root
-        .tally
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    (total.ownership(), total.score_lead())
 }
 
 /// The most simulated line from the root through a move not banned, at most `length` moves.

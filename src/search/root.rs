@@ -2,15 +2,14 @@
 //! rules, superko included), and the sums kept for its children alone (score, real-komi
 //! results).
 
-use super::knowledge::{Evaluation, Position, ThreadKnowledge};
-use super::ownership::OwnershipMap;
-use super::playout::Forbidden;
-use super::simulate;
+use super::expand;
 use super::tree::{Stats, Tree, ROOT};
 use crate::board::Board;
 use crate::coord::{Color, Move};
-use crate::game::Game;
-use crate::net::features;
+use crate::game::{Game, Position};
+use crate::knowledge::ownership::OwnershipMap;
+use crate::knowledge::playout::Forbidden;
+use crate::knowledge::{Evaluation, ThreadKnowledge};
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -27,27 +26,36 @@ pub(super) struct Root {
     /// Where the playouts may not play (nowhere, except for the dead-stone judge).
     pub forbidden: Forbidden,
     /// Ownership and score sums of the playouts so far: each thread adds its own every
-    /// [`super::Params::tally_flush`] playouts and when it stops, so that a progress report
+    /// [`super::SearchParams::tally_flush`] playouts and when it stops, so that a progress report
     /// can read them during the search.
     pub tally: Mutex<OwnershipMap>,
     /// Whether some root moves are banned ([`Root::expand`]): only then does the root's
     /// selection look for bans.
     pub bans: bool,
-    /// The moves before the position, the most recent first (as many as the network
-    /// sees).
+    /// The moves before the position, the most recent first: as many as the knowledge
+    /// reads ([`crate::knowledge::Knowledge::history`]).
     pub recent: Vec<Move>,
-    /// The policy's probabilities for the root's moves, by the network's point index, when
-    /// a prior source has one: what analysis shows as each move's prior.
+    /// How many moves before a position the knowledge reads.
+    pub history: usize,
+    /// The policy's probabilities for the root's moves, by vertex, when a prior source has
+    /// one: what analysis shows as each move's prior.
     pub policy: Option<Vec<f32>>,
 }
 
 impl Root {
-    pub fn of(game: &Game, color: Color, forbidden: Forbidden, komi_shift: f64) -> Root {
+    pub fn of(
+        game: &Game,
+        color: Color,
+        forbidden: Forbidden,
+        komi_shift: f64,
+        history: usize,
+    ) -> Root {
         let komi = game.area_komi();
         Root {
             board: game.board().clone(),
             to_move: color,
-            recent: game.recent_moves(features::HISTORY).collect(),
+            recent: game.recent_moves(history).collect(),
+            history,
             policy: None,
             passes: game.passes(),
             komi,
@@ -64,7 +72,6 @@ impl Root {
             board: &self.board,
             to_move: self.to_move,
             recent: &self.recent,
-            komi: self.search_komi,
         }
     }
 
@@ -76,7 +83,8 @@ impl Root {
         // The late sources speak at once at the root; a kept root that had them asks them
         // again all the same, for the policy analysis shows, but keeps its priors.
         let apply = tree.node(ROOT).claim_late_priors();
-        let asked = simulate::late_priors(&self.position(), tree, ROOT, knowledge, apply);
+        let komi = self.search_komi;
+        let asked = expand::late_priors(&self.position(), komi, tree, ROOT, knowledge, apply);
         // A policy that spoke at expansion shows too, when the root was expanded now.
         self.policy = (asked || fresh)
             .then(|| {
@@ -128,9 +136,25 @@ impl Root {
             .map(Move::Play)
             .collect();
         moves.push(Move::Pass);
-        let children = simulate::with_priors(&self.position(), &moves, knowledge);
+        let children = expand::with_priors(&self.position(), self.search_komi, &moves, knowledge);
         tree.expand(ROOT, &children);
         false
+    }
+
+    /// Adds a thread's own sums to the search's tally and empties them.
+    pub fn flush_tally(&self, part: &mut OwnershipMap) {
+        // A poisoned lock means another thread panicked: the sums are still good.
+        let mut total = self.tally.lock().unwrap_or_else(|p| p.into_inner());
+        total.merge(part);
+        part.clear();
+    }
+
+    /// The ownership and score lead (as [`super::SearchResult::ownership`] and
+    /// [`super::SearchResult::score_lead`]) of the ends the threads have added so far: all
+    /// of them once the threads have finished.
+    pub fn tally_so_far(&self) -> (Vec<f32>, f64) {
+        let total = self.tally.lock().unwrap_or_else(|p| p.into_inner());
+        (total.ownership(), total.score_lead())
     }
 
     /// The win rate of root child `child` (whose statistics are `stats`) that the search

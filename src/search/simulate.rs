@@ -2,16 +2,16 @@
 //! ask the leaf evaluator who is winning there, and back the result up the path (and as
 //! AMAF evidence to the siblings whose moves were played later).
 
-use super::knowledge::{Evaluation, Leaf, Position, Prior, ThreadKnowledge, Timing};
-use super::ownership::OwnershipMap;
-use super::params::Params;
-use super::playout::MoveRecord;
-use super::report;
+use super::expand::{inner_moves, late_priors, with_priors};
+use super::params::SearchParams;
 use super::root::{Root, RootScores};
-use super::tree::{NewChild, Tree, ROOT, UNITS};
+use super::tree::{Tree, ROOT, UNITS};
 use crate::board::Board;
 use crate::coord::{Color, Move, SLOTS};
-use crate::net::features;
+use crate::game::Position;
+use crate::knowledge::ownership::OwnershipMap;
+use crate::knowledge::playout::MoveRecord;
+use crate::knowledge::{Evaluation, Leaf, ThreadKnowledge, Timing};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -36,13 +36,18 @@ pub(super) struct Scratch {
     late_after: Option<u32>,
     /// The moves before the node being expanded, the most recent first.
     recent: Vec<Move>,
-    /// Simulations through a leaf before it expands: [`Params::expand_after`], or at most
+    /// Simulations through a leaf before it expands: [`SearchParams::expand_after`], or at most
     /// 2 (one evaluation, then children) for an evaluator that would only repeat itself.
     expand_after: u32,
 }
 
 impl Scratch {
-    pub fn new(root: &Root, params: &Params, knowledge: ThreadKnowledge, seed: u64) -> Scratch {
+    pub fn new(
+        root: &Root,
+        params: &SearchParams,
+        knowledge: ThreadKnowledge,
+        seed: u64,
+    ) -> Scratch {
         let late_after = knowledge
             .priors
             .iter()
@@ -67,7 +72,7 @@ impl Scratch {
             tally: OwnershipMap::new(root.board.geometry()),
             knowledge,
             late_after,
-            recent: Vec::with_capacity(features::HISTORY),
+            recent: Vec::with_capacity(root.history),
             expand_after,
         }
     }
@@ -77,7 +82,7 @@ impl Scratch {
         self.recent.clear();
         let line = self.line.iter().rev().copied();
         let before = line.chain(root.recent.iter().copied());
-        self.recent.extend(before.take(features::HISTORY));
+        self.recent.extend(before.take(root.history));
     }
 
     /// `chances` (from 0 to 1) in the tree's [`UNITS`], rounded up or down at random in
@@ -94,7 +99,7 @@ impl Scratch {
 pub(super) fn simulate(
     tree: &Tree,
     root: &Root,
-    params: &Params,
+    params: &SearchParams,
     scores: &RootScores,
     s: &mut Scratch,
 ) {
@@ -120,8 +125,9 @@ pub(super) fn simulate(
             && node.claim_late_priors()
         {
             s.fill_recent(root);
-            let position = position_at(&s.board, &s.recent, color, root);
-            late_priors(&position, tree, index, &mut s.knowledge, true);
+            let position = position_at(&s.board, &s.recent, color);
+            let komi = root.search_komi;
+            late_priors(&position, komi, tree, index, &mut s.knowledge, true);
         }
         let Some(child) = select(tree, index, params, index == ROOT && root.bans) else {
             break;
@@ -150,8 +156,8 @@ pub(super) fn simulate(
     if let Some(&child) = s.path.get(1) {
         scores.add(child, &evaluation);
     }
-    if s.tally.playouts() >= params.tally_flush {
-        report::flush_tally(root, &mut s.tally);
+    if s.tally.ends() >= params.tally_flush {
+        root.flush_tally(&mut s.tally);
     }
     let black = s.units(evaluation.black_search);
     back_up(tree, root, s, |c| {
@@ -170,7 +176,7 @@ fn expand_leaf(
     tree: &Tree,
     index: u32,
     root: &Root,
-    params: &Params,
+    params: &SearchParams,
     color: Color,
     last: Move,
     s: &mut Scratch,
@@ -181,23 +187,17 @@ fn expand_leaf(
     }
     let moves = inner_moves(&s.board, color, last, params.pass_empty_share);
     s.fill_recent(root);
-    let position = position_at(&s.board, &s.recent, color, root);
-    let children = with_priors(&position, &moves, &mut s.knowledge);
+    let position = position_at(&s.board, &s.recent, color);
+    let children = with_priors(&position, root.search_komi, &moves, &mut s.knowledge);
     tree.expand(index, &children)
 }
 
 /// The position `board` with `color` to move after `recent`, as the prior sources see it.
-fn position_at<'a>(
-    board: &'a Board,
-    recent: &'a [Move],
-    color: Color,
-    root: &Root,
-) -> Position<'a> {
+fn position_at<'a>(board: &'a Board, recent: &'a [Move], color: Color) -> Position<'a> {
     Position {
         board,
         to_move: color,
         recent,
-        komi: root.search_komi,
     }
 }
 
@@ -220,100 +220,6 @@ fn evaluate_leaf(root: &Root, color: Color, ended: bool, s: &mut Scratch) -> Eva
         tally: &mut s.tally,
     };
     s.knowledge.leaf.evaluate(&mut leaf)
-}
-
-/// The children of `position` for `moves`, with what the prior sources that speak at
-/// expansion say of them, and the probabilities of the first of them that is a policy (a
-/// pass, which the network does not rate, gets 0).
-pub(super) fn with_priors(
-    position: &Position<'_>,
-    moves: &[Move],
-    knowledge: &mut ThreadKnowledge,
-) -> Vec<NewChild> {
-    let mut priors = vec![Prior::default(); moves.len()];
-    let mut policy = None;
-    for source in &mut knowledge.priors {
-        if source.timing() == Timing::AtExpansion {
-            source.add_priors(position, moves, &mut priors);
-            policy = policy.or_else(|| source.policy());
-        }
-    }
-    let board = position.board;
-    moves
-        .iter()
-        .zip(priors)
-        .map(|(&mv, prior)| NewChild {
-            mv,
-            prior_wins: prior.wins,
-            prior_games: prior.games,
-            policy: policy.map(|p| match mv {
-                Move::Play(point) => p
-                    .get(features::point_index(board, point))
-                    .copied()
-                    .unwrap_or(0.0),
-                Move::Pass => 0.0,
-            }),
-        })
-        .collect()
-}
-
-/// Asks the late prior sources about the children of node `index` (the position
-/// `position`), and adds what they say to the children when `apply`, and what they say of
-/// the position itself to the node (not to the root, whose own win rate steers nothing).
-/// Returns whether any source was asked.
-pub(super) fn late_priors(
-    position: &Position<'_>,
-    tree: &Tree,
-    index: u32,
-    knowledge: &mut ThreadKnowledge,
-    apply: bool,
-) -> bool {
-    let children = tree.node(index).children();
-    let moves: Vec<Move> = children.clone().map(|c| tree.node(c).mv()).collect();
-    let mut priors = vec![Prior::default(); moves.len()];
-    let mut itself = Prior::default();
-    let mut asked = false;
-    for source in &mut knowledge.priors {
-        if matches!(source.timing(), Timing::After(_)) {
-            source.add_priors(position, &moves, &mut priors);
-            let judged = source.position_prior();
-            itself.wins += judged.wins;
-            itself.games += judged.games;
-            asked = true;
-        }
-    }
-    if apply {
-        for (child, prior) in children.zip(priors) {
-            if prior.games > 0.0 {
-                tree.node(child).add_prior(prior.wins, prior.games);
-            }
-        }
-        // A node's statistics are its mover's, the side that is not to move in `position`.
-        if index != ROOT && itself.games > 0.0 {
-            tree.node(index)
-                .add_prior(itself.games - itself.wins, itself.games);
-        }
-    }
-    asked
-}
-
-/// The children of an inner node: legal moves (simple ko) that do not fill one of the
-/// mover's own eyes, and pass once fewer than `pass_empty_share` of the points are empty
-/// (half, by default) or after a pass.
-fn inner_moves(board: &Board, color: Color, last: Move, pass_empty_share: f64) -> Vec<Move> {
-    let mut moves: Vec<Move> = board
-        .empty_points()
-        .iter()
-        .copied()
-        .filter(|&p| board.check(color, p).is_ok() && !board.is_eye(p, color))
-        .map(Move::Play)
-        .collect();
-    let area = (board.size() * board.size()) as f64;
-    let empty = board.empty_points().len() as f64;
-    if empty < pass_empty_share * area || last == Move::Pass || moves.is_empty() {
-        moves.push(Move::Pass);
-    }
-    moves
 }
 
 /// Adds the result to the path, and AMAF evidence to the children of each node on it.
@@ -360,11 +266,11 @@ fn back_up(tree: &Tree, root: &Root, s: &mut Scratch, units: impl Fn(Color) -> u
 }
 
 /// The child of `index` to simulate next: by PUCT where the children have the policy's
-/// probabilities and [`Params::puct`] asks for it, else by RAVE. With `bans`, banned
+/// probabilities and [`SearchParams::puct`] asks for it, else by RAVE. With `bans`, banned
 /// children (root moves the full rules forbid, see [`Root::prepare`]) are left out: only
 /// root children are ever banned, and rarely (a superko), so the selections elsewhere,
 /// which run many times per simulation, do not look.
-fn select(tree: &Tree, index: u32, params: &Params, bans: bool) -> Option<u32> {
+fn select(tree: &Tree, index: u32, params: &SearchParams, bans: bool) -> Option<u32> {
     // RAVE, the default, pays nothing for the look at the policy.
     let puct = params.puct.enabled && {
         let first = tree.node(index).children().start;
@@ -379,7 +285,7 @@ fn select(tree: &Tree, index: u32, params: &Params, bans: bool) -> Option<u32> {
 }
 
 /// The child of `index` with the best blend of win rate and AMAF win rate.
-fn select_rave<const BANS: bool>(tree: &Tree, index: u32, params: &Params) -> Option<u32> {
+fn select_rave<const BANS: bool>(tree: &Tree, index: u32, params: &SearchParams) -> Option<u32> {
     let k = params.rave_equivalence;
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
@@ -408,7 +314,7 @@ fn select_rave<const BANS: bool>(tree: &Tree, index: u32, params: &Params) -> Op
 
 /// The child of `index` with the best PUCT value ([`super::params::Puct`]): its win rate
 /// (the first-play urgency when it has none) plus the policy's exploration bonus.
-fn select_puct<const BANS: bool>(tree: &Tree, index: u32, params: &Params) -> Option<u32> {
+fn select_puct<const BANS: bool>(tree: &Tree, index: u32, params: &SearchParams) -> Option<u32> {
     let weights = &params.puct;
     let node = tree.node(index).stats();
     // This simulation's own visit is counted already, its result not yet.

@@ -2,13 +2,12 @@
 //! known, so that what the tree does with them (backing up, steering, reporting, counting
 //! with a shifted komi) is checked exactly, as KataGo's search tests run without a network.
 
-use super::knowledge::{
-    Evaluation, Knowledge, Leaf, LeafEvaluator, Position, Prior, PriorSource, ThreadKnowledge,
-    Timing,
-};
 use super::{Budget, MoveInfo, Search, SearchConfig, SearchResult};
 use crate::coord::{Color, Move, Point};
-use crate::game::Game;
+use crate::game::{Game, Position};
+use crate::knowledge::{
+    Evaluation, Knowledge, Leaf, LeafEvaluator, Prior, PriorSource, ThreadKnowledge, Timing,
+};
 use crate::rules::Ruleset;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
@@ -37,7 +36,13 @@ impl PriorSource for Favourite {
         self.timing
     }
 
-    fn add_priors(&mut self, position: &Position<'_>, moves: &[Move], priors: &mut [Prior]) {
+    fn add_priors(
+        &mut self,
+        position: &Position<'_>,
+        _: f64,
+        moves: &[Move],
+        priors: &mut [Prior],
+    ) {
         self.asked.fetch_add(1, Relaxed);
         let size = position.board.size();
         self.policy = vec![0.0; size * size];
@@ -45,7 +50,7 @@ impl PriorSource for Favourite {
             if mv == Move::Play(self.point) {
                 prior.wins += self.games;
                 prior.games += self.games;
-                self.policy[crate::net::features::point_index(position.board, self.point)] = 1.0;
+                self.policy[position.board.geometry().vertex_index(self.point)] = 1.0;
             }
         }
     }
@@ -122,8 +127,7 @@ fn search_with(
         threads,
         ..SearchConfig::default()
     };
-    let mut search = Search::new(config, 7);
-    search.set_knowledge(Arc::new(knowledge));
+    let mut search = Search::new(config, Arc::new(knowledge), 7);
     let budget = Budget {
         playouts: Some(playouts),
         time: None,
@@ -146,8 +150,7 @@ fn a_fractional_value_backs_up_exactly_when_it_is_a_whole_number_of_units() {
     // No node below the root expands: every simulation evaluates a root move's position.
     let mut config = SearchConfig::default();
     config.params.expand_after = u32::MAX;
-    let mut search = Search::new(config, 7);
-    search.set_knowledge(Arc::new(fake(|_| even_komi(0.75))));
+    let mut search = Search::new(config, Arc::new(fake(|_| even_komi(0.75))), 7);
     let budget = Budget {
         playouts: Some(600),
         time: None,
@@ -217,8 +220,7 @@ fn the_evaluators_margin_is_the_score_lead_and_the_real_komi_is_reported() {
         black_margin: Some(-3.5),
     };
     let config = SearchConfig::default();
-    let mut search = Search::new(config, 7);
-    search.set_knowledge(Arc::new(fake(rule)));
+    let mut search = Search::new(config, Arc::new(fake(rule)), 7);
     search.set_komi_shift(-10.0);
     let budget = Budget {
         playouts: Some(500),
@@ -315,7 +317,7 @@ impl PriorSource for C3Judge {
         Timing::After(16)
     }
 
-    fn add_priors(&mut self, position: &Position<'_>, _: &[Move], _: &mut [Prior]) {
+    fn add_priors(&mut self, position: &Position<'_>, _: f64, _: &[Move], _: &mut [Prior]) {
         let board = position.board;
         let c3 = board.geometry().parse_point("C3").expect("C3");
         self.lost = board.color_at(c3) == Some(Color::Black);
@@ -348,8 +350,7 @@ impl Knowledge for Judged {
 fn a_late_sources_judgement_of_a_position_is_its_nodes_prior() {
     let game = game(5);
     let c3 = Move::Play(point(&game, "C3"));
-    let mut search = Search::new(SearchConfig::default(), 7);
-    search.set_knowledge(Arc::new(Judged(200.0)));
+    let mut search = Search::new(SearchConfig::default(), Arc::new(Judged(200.0)), 7);
     let budget = Budget {
         playouts: Some(3_000),
         time: None,
@@ -395,13 +396,13 @@ impl PriorSource for Policy {
         Timing::AtExpansion
     }
 
-    fn add_priors(&mut self, position: &Position<'_>, moves: &[Move], _: &mut [Prior]) {
+    fn add_priors(&mut self, position: &Position<'_>, _: f64, moves: &[Move], _: &mut [Prior]) {
         let board = position.board;
         let others = moves.len().saturating_sub(1).max(1) as f32;
         self.policy = vec![0.0; board.size() * board.size()];
         for &mv in moves {
             if let Move::Play(p) = mv {
-                let index = crate::net::features::point_index(board, p);
+                let index = board.geometry().vertex_index(p);
                 self.policy[index] = if p == self.point {
                     self.share
                 } else {
@@ -442,8 +443,7 @@ fn search_puct(knowledge: WithPolicy, game: &Game, playouts: u64, threads: usize
         ..SearchConfig::default()
     };
     config.params.puct.enabled = true;
-    let mut search = Search::new(config, 7);
-    search.set_knowledge(Arc::new(knowledge));
+    let mut search = Search::new(config, Arc::new(knowledge), 7);
     let budget = Budget {
         playouts: Some(playouts),
         time: None,
@@ -487,8 +487,7 @@ fn a_root_limited_to_some_moves_chooses_and_reports_only_those() {
         threads: 1,
         ..SearchConfig::default()
     };
-    let mut search = Search::new(config, 7);
-    search.set_knowledge(Arc::new(fake(c3_wins)));
+    let mut search = Search::new(config, Arc::new(fake(c3_wins)), 7);
     let budget = Budget {
         playouts: Some(2_000),
         time: None,

@@ -20,7 +20,7 @@ use hoshi::rules::Ruleset;
 fn check(rows: &[&str], dead: &str, seki: &str, result: &str) {
     for to_move in [Color::Black, Color::White] {
         let game = diagram(rows, Ruleset::FRENCH, to_move);
-        let status = judge::judge(&game, &hoshi::search::Params::default());
+        let status = judge::judge(&game, &hoshi::player::Params::default());
         assert_eq!(names(&game, &status.dead), dead, "dead, {to_move} to move");
         assert_eq!(names(&game, &status.seki), seki, "seki, {to_move} to move");
         let score = game.score(&status).result().to_string();
@@ -334,15 +334,15 @@ const LONE_DEAD_STONES: [&str; 9] = [
 fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
     use hoshi::coord::Move;
     use hoshi::player::clock::Clock;
-    use hoshi::player::mcts::{MctsPlayer, Overrides};
-    use hoshi::player::{Choice, Level, Mode, Player};
+    use hoshi::player::{Choice, Mode, Player};
+    use hoshi::player::{MctsPlayer, Setup};
 
     let mut game = diagram(&LONE_DEAD_STONES, rules, Color::White);
-    let overrides = Overrides {
+    let overrides = Setup {
         playouts: Some(300),
-        ..Overrides::default()
+        ..Setup::default()
     };
-    let mut player = MctsPlayer::new(Level::Expert.rank(), 1, overrides, 7);
+    let mut player = MctsPlayer::new(overrides, 7);
     let mut black_moves = Vec::new();
     for _ in 0..10 {
         common::play(&mut game, Color::White, "pass");
@@ -367,7 +367,7 @@ fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
 fn cleanup_captures_every_dead_stone_then_passes() {
     let before = diagram(&LONE_DEAD_STONES, Ruleset::FRENCH, Color::White);
     let result = |g: &hoshi::game::Game| {
-        g.score(&judge::judge(g, &hoshi::search::Params::default()))
+        g.score(&judge::judge(g, &hoshi::player::Params::default()))
             .result()
             .to_string()
     };
@@ -403,17 +403,17 @@ fn cleanup_captures_under_tromp_taylor_too() {
 fn the_player_passes_on_the_same_judgement() {
     use hoshi::coord::Move;
     use hoshi::player::clock::Clock;
-    use hoshi::player::mcts::{MctsPlayer, Overrides};
-    use hoshi::player::{Choice, Level, Mode, Player};
+    use hoshi::player::{Choice, Mode, Player};
+    use hoshi::player::{MctsPlayer, Setup};
 
     let rows = ALIVE_ONLY_BY_KO;
     let mut game = diagram(&rows, Ruleset::FRENCH, Color::White);
     common::play(&mut game, Color::White, "pass");
-    let overrides = Overrides {
+    let overrides = Setup {
         playouts: Some(300),
-        ..Overrides::default()
+        ..Setup::default()
     };
-    let mut player = MctsPlayer::new(Level::Expert.rank(), 1, overrides, 3);
+    let mut player = MctsPlayer::new(overrides, 3);
     let choice = player.choose(&game, Color::Black, Mode::Play, &Clock::default());
     let g1 = common::point(&game, "G1");
     assert_eq!(choice, Choice::Move(Move::Play(g1)));
@@ -503,17 +503,17 @@ fn reading_finds_a_race_that_goes_to_whoever_plays_first() {
 #[test]
 fn the_player_plays_an_open_race_instead_of_passing() {
     use hoshi::player::clock::Clock;
-    use hoshi::player::mcts::{MctsPlayer, Overrides};
-    use hoshi::player::{Choice, Level, Mode, Player};
+    use hoshi::player::{Choice, Mode, Player};
+    use hoshi::player::{MctsPlayer, Setup};
 
     let mut game = diagram(&OPEN_RACE, Ruleset::FRENCH, Color::Black);
     common::play(&mut game, Color::Black, "pass");
-    let overrides = Overrides {
+    let overrides = Setup {
         playouts: Some(300),
-        ..Overrides::default()
+        ..Setup::default()
     };
     for mode in [Mode::Play, Mode::Cleanup, Mode::Regression] {
-        let mut player = MctsPlayer::new(Level::Expert.rank(), 1, overrides, 3);
+        let mut player = MctsPlayer::new(overrides, 3);
         let choice = player.choose(&game, Color::White, mode, &Clock::default());
         assert_eq!(choice, Choice::Move(common::mv(&game, "F2")), "{mode:?}");
     }

@@ -7,13 +7,14 @@ use hoshi::engine::{Engine, Settings};
 
 /// Runs a GTP session in-process; returns the answers (without their empty lines).
 fn session(script: &str) -> Vec<String> {
-    let mut engine = Engine::new(Settings {
+    let mut settings = Settings {
         size: 9,
-        threads: 1,
         seed: 5,
-        time_per_move: Some(std::time::Duration::from_millis(200)),
         ..Settings::default()
-    });
+    };
+    settings.player.threads = 1;
+    settings.player.time = Some(std::time::Duration::from_millis(200));
+    let mut engine = Engine::new(settings);
     crate::common::gtp_answers(&mut engine, script)
 }
 

@@ -138,8 +138,10 @@ fn settled_handicap_game(rules: Ruleset, handicap: &str) -> Game {
 /// priors' even virtual games, hence "above 0.9" rather than 1.)
 #[test]
 fn white_plays_for_the_win_with_komi_and_the_handicap_bonus() {
+    use hoshi::knowledge::Standard;
     use hoshi::search::{Budget, Search, SearchConfig};
     use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
     let six = "A1 B1 C1 D1 E1 A3";
     for (rules, lead, white_wins, result) in [
         (Ruleset::FRENCH, -0.5, true, "W+0.5"),
@@ -152,7 +154,7 @@ fn white_plays_for_the_win_with_komi_and_the_handicap_bonus() {
             playouts: Some(200),
             time: None,
         };
-        let mut search = Search::new(SearchConfig::default(), 1);
+        let mut search = Search::new(SearchConfig::default(), Arc::new(Standard::default()), 1);
         let found = search.run(&g, Color::White, budget, &AtomicBool::new(false));
         assert_eq!(found.score_lead, lead, "{}", rules.name);
         let white_winrate = if white_wins {

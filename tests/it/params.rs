@@ -7,18 +7,22 @@ use crate::common;
 use hoshi::coord::Color;
 use hoshi::engine::{Engine, Settings};
 use hoshi::game::Game;
+use hoshi::knowledge::Standard;
+use hoshi::player::Params;
 use hoshi::rules::Ruleset;
-use hoshi::search::{Budget, Params, Search, SearchConfig};
+use hoshi::search::{Budget, Search, SearchConfig, SearchParams};
 use std::io::{BufRead, BufReader, Write};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 fn engine() -> Engine {
-    Engine::new(Settings {
+    let mut settings = Settings {
         size: 9,
-        threads: 1,
         seed: 5,
         ..Settings::default()
-    })
+    };
+    settings.player.threads = 1;
+    Engine::new(settings)
 }
 
 /// The value `hoshi-param` lists for `key`.
@@ -51,25 +55,17 @@ fn a_parameter_set_by_name_reads_back_exactly() {
     assert!(table.contains("\n[bool] playout_escapes 0\n"), "{table}");
     assert_eq!(listed(table, "playout_lone_self_atari"), "0.3");
     assert_eq!(listed(table, "prior_closeness_2"), "22.125");
-    let params = engine.settings().params;
-    assert_eq!(params.rave_equivalence, 2500.0);
-    assert_eq!(params.playout.lone_self_atari, 0.3);
-    assert_eq!(params.priors.closeness_2, 22.125);
-    assert!(!params.playout.escapes);
+    let params = engine.settings().player.params;
+    assert_eq!(params.search.rave_equivalence, 2500.0);
+    assert_eq!(params.knowledge.playout.lone_self_atari, 0.3);
+    assert_eq!(params.knowledge.priors.closeness_2, 22.125);
+    assert!(!params.knowledge.playout.escapes);
     // Everything else keeps its default.
-    let expected = Params {
-        rave_equivalence: 2500.0,
-        playout: hoshi::search::playout::PlayoutPolicy {
-            lone_self_atari: 0.3,
-            escapes: false,
-            ..Params::default().playout
-        },
-        priors: hoshi::search::PriorWeights {
-            closeness_2: 22.125,
-            ..Params::default().priors
-        },
-        ..Params::default()
-    };
+    let mut expected = Params::default();
+    expected.search.rave_equivalence = 2500.0;
+    expected.knowledge.playout.lone_self_atari = 0.3;
+    expected.knowledge.playout.escapes = false;
+    expected.knowledge.priors.closeness_2 = 22.125;
     assert_eq!(params, expected);
 }
 
@@ -110,7 +106,10 @@ fn unknown_keys_and_bad_values_are_refused_and_change_nothing() {
         ]
     );
     assert_eq!(engine.settings(), &before);
-    assert_eq!(engine.settings().params.rave_equivalence, 2500.0);
+    assert_eq!(
+        engine.settings().player.params.search.rave_equivalence,
+        2500.0
+    );
 }
 
 /// 1,000 playouts from the empty 9x9 board with `engine`'s settings; the nodes of the tree.
@@ -150,13 +149,13 @@ fn the_expansion_threshold_bounds_the_tree() {
     };
     let nodes = |expand_after: u32| {
         let config = SearchConfig {
-            params: Params {
+            params: SearchParams {
                 expand_after,
-                ..Params::default()
+                ..SearchParams::default()
             },
             ..SearchConfig::default()
         };
-        Search::new(config, 1)
+        Search::new(config, Arc::new(Standard::default()), 1)
             .run(&game, Color::Black, budget, &AtomicBool::new(false))
             .tree_nodes
     };

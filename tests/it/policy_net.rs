@@ -4,7 +4,7 @@
 //! fixture fails the test: without it nothing checks that the two sides read the weights the
 //! same way. The fixture reader serves the value head's test too (`value_net.rs`).
 
-use hoshi::net::model::PolicyNet;
+use hoshi::net::model::Model;
 use std::path::{Path, PathBuf};
 
 /// A file of `tests/fixtures/DIR/`.
@@ -120,9 +120,8 @@ pub(crate) fn missing(name: &str, e: &dyn std::fmt::Display) -> ! {
 
 /// The network and the positions of `tests/fixtures/DIR/`, with every board size of 9, 13
 /// and 19 among them.
-pub(crate) fn load_fixture(dir: &str) -> (PolicyNet, Vec<Case>) {
-    let net =
-        PolicyNet::load(fixture(dir, "small.hnet")).unwrap_or_else(|e| missing("small.hnet", &e));
+pub(crate) fn load_fixture(dir: &str) -> (Model, Vec<Case>) {
+    let net = Model::load(fixture(dir, "small.hnet")).unwrap_or_else(|e| missing("small.hnet", &e));
     let text = std::fs::read_to_string(fixture(dir, "positions.txt"))
         .unwrap_or_else(|e| missing("positions.txt", &e));
     let cases = read_cases(&text);
@@ -189,20 +188,18 @@ fn the_embedded_network_opens_in_the_corners() {
     assert!(total > 0.3, "the corners take {total} of the probability");
 }
 
-/// `--policy-net none`: the commands that need the network say so, and the game goes on.
+/// `--net none`: the commands that need the network say so, and the game goes on.
 #[test]
 fn without_a_network_hoshi_policy_fails_cleanly() {
-    let settings = hoshi::engine::Settings {
-        net: None,
-        ..hoshi::engine::Settings::default()
-    };
+    let mut settings = hoshi::engine::Settings::default();
+    settings.player.net = None;
     let mut engine = hoshi::engine::Engine::new(settings);
     let answers = crate::common::gtp_answers(
         &mut engine,
         "hoshi-policy\nhoshi-policy_gfx\nplay b d4\n1 showboard\n",
     );
-    assert_eq!(answers[0], "? no policy network (--policy-net none)");
-    assert_eq!(answers[1], "? no policy network (--policy-net none)");
+    assert_eq!(answers[0], "? no network (--net none)");
+    assert_eq!(answers[1], "? no network (--net none)");
     assert_eq!(answers[2], "=");
     assert!(answers[3].starts_with("=1"), "{answers:?}");
 }
@@ -215,11 +212,7 @@ fn analysis_priors_are_the_networks_probabilities() {
     let game = hoshi::game::Game::new(19, hoshi::rules::Ruleset::FRENCH, 7.5).expect("a game");
     let engine = hoshi::engine::Engine::new(hoshi::engine::Settings::default());
     let policy = engine.policy().expect("the embedded network");
-    let config = SearchConfig {
-        net: Some(hoshi::net::SharedNet::embedded()),
-        ..SearchConfig::default()
-    };
-    let mut search = Search::new(config, 7);
+    let mut search = Search::new(SearchConfig::default(), networked(), 7);
     let mut infos = Vec::new();
     search.run_watched(
         &game,
@@ -257,11 +250,10 @@ fn reported_win_rates_leave_the_network_prior_out() {
     use hoshi::search::{Budget, Search, SearchConfig};
     let game = hoshi::game::Game::new(19, hoshi::rules::Ruleset::FRENCH, 361.5).expect("a game");
     let config = SearchConfig {
-        net: Some(hoshi::net::SharedNet::embedded()),
         threads: 1,
         ..SearchConfig::default()
     };
-    let mut search = Search::new(config, 7);
+    let mut search = Search::new(config, networked(), 7);
     let budget = Budget {
         playouts: Some(100),
         time: None,
@@ -276,4 +268,11 @@ fn reported_win_rates_leave_the_network_prior_out() {
     let simulated: Vec<_> = result.candidates.iter().filter(|c| c.visits > 0).collect();
     assert!(simulated.len() > 1, "{:?}", result.candidates);
     assert!(simulated.iter().all(|c| c.winrate == 0.0), "{simulated:?}");
+}
+
+/// The standard knowledge with the embedded network, at the default tuning.
+fn networked() -> std::sync::Arc<hoshi::knowledge::Standard> {
+    let net = Some(hoshi::net::SharedNet::embedded());
+    let params = hoshi::knowledge::KnowledgeParams::default();
+    std::sync::Arc::new(hoshi::knowledge::Standard::new(params, net, false))
 }

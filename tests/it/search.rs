@@ -7,12 +7,14 @@ use crate::common::{mv, play, point, setup};
 use hoshi::coord::Color::{self, Black, White};
 use hoshi::coord::Move;
 use hoshi::game::Game;
+use hoshi::knowledge::{KnowledgeParams, PriorWeights, Standard};
 use hoshi::rules::Ruleset;
-use hoshi::search::{Budget, Params, PriorWeights, Search, SearchConfig, SearchResult};
+use hoshi::search::{Budget, Search, SearchConfig, SearchResult};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 fn search(game: &Game, color: Color, playouts: u64, config: SearchConfig) -> SearchResult {
-    let mut search = Search::new(config, 1);
+    let mut search = Search::new(config, Arc::new(Standard::default()), 1);
     let budget = Budget {
         playouts: Some(playouts),
         time: None,
@@ -66,7 +68,7 @@ fn saves_its_own_chain_from_atari() {
     };
     let bests: Vec<Move> = (1..=10)
         .map(|seed| {
-            Search::new(SearchConfig::default(), seed)
+            Search::new(SearchConfig::default(), Arc::new(Standard::default()), seed)
                 .run(&game, White, budget, &AtomicBool::new(false))
                 .best
         })
@@ -110,17 +112,15 @@ fn root_moves_respect_superko_even_with_a_reused_tree() {
     let (black, white) = common::triple_ko_stones();
     let mut game = setup(9, Ruleset::FRENCH, &black, &white, White);
     play(&mut game, White, "A9");
-    let config = SearchConfig {
-        params: Params {
-            priors: PriorWeights {
-                capture_one: 1000.0,
-                ..PriorWeights::default()
-            },
-            ..Params::default()
+    let params = KnowledgeParams {
+        priors: PriorWeights {
+            capture_one: 1000.0,
+            ..PriorWeights::default()
         },
-        ..SearchConfig::default()
+        ..KnowledgeParams::default()
     };
-    let mut search = Search::new(config, 3);
+    let knowledge = Arc::new(Standard::new(params, None, false));
+    let mut search = Search::new(SearchConfig::default(), knowledge, 3);
     let budget = Budget {
         playouts: Some(2000),
         time: None,
@@ -164,7 +164,7 @@ fn a_tree_is_never_reused_for_the_other_player() {
         "D4 D5 E4 E5",
         White,
     );
-    let mut search = Search::new(SearchConfig::default(), 5);
+    let mut search = Search::new(SearchConfig::default(), Arc::new(Standard::default()), 5);
     let budget = Budget {
         playouts: Some(3000),
         time: None,
@@ -235,7 +235,7 @@ fn a_komi_shift_changes_the_trees_count_and_not_the_reported_one() {
         time: None,
     };
     let stop = AtomicBool::new(false);
-    let mut search = Search::new(SearchConfig::default(), 1);
+    let mut search = Search::new(SearchConfig::default(), Arc::new(Standard::default()), 1);
     let real = search.run(&game, Black, budget, &stop);
     assert_eq!(
         real.winrate, 0.0,
@@ -261,7 +261,7 @@ fn a_tree_is_kept_across_a_small_komi_shift_only() {
         time: None,
     };
     let stop = AtomicBool::new(false);
-    let mut search = Search::new(SearchConfig::default(), 3);
+    let mut search = Search::new(SearchConfig::default(), Arc::new(Standard::default()), 3);
     search.run(&game, Black, budget, &stop);
     let after_one = search.line_playouts(&[]).unwrap();
     search.set_komi_shift(1.0);

@@ -5,9 +5,10 @@
 
 use crate::policy_net::{assert_logits, load_fixture};
 use hoshi::coord::{Color, Move};
-use hoshi::game::Game;
-use hoshi::net::{features, Evaluator, SharedNet};
+use hoshi::game::{Game, Position};
+use hoshi::net::{features, Output, SharedNet};
 use hoshi::rules::Ruleset;
+use std::sync::Arc;
 
 #[test]
 fn value_net_matches_the_training_code() {
@@ -45,14 +46,28 @@ fn value_net_matches_the_training_code() {
     assert!(spread.1 - spread.0 > 0.3, "values within {spread:?}");
 }
 
-/// `Evaluator::evaluate` gives the policy `policy` gives and the value of the network's own
-/// forward pass with the komi the side to move receives: Black's komi for White, its
-/// negation for Black.
+/// The side to move's judgement by Black's area komi `komi`, through the one interface.
+fn judge(net: &SharedNet, game: &Game, color: Color, komis: &[f64]) -> Vec<Arc<Output>> {
+    let recent: Vec<Move> = game.recent_moves(net.network().history()).collect();
+    let position = Position {
+        board: game.board(),
+        to_move: color,
+        recent: &recent,
+    };
+    let mut outputs = Vec::new();
+    net.evaluator(game.size())
+        .evaluate(&position, komis, &mut outputs);
+    outputs
+}
+
+/// The evaluator gives the policy of the network's own forward pass and its value with the
+/// komi the side to move receives (Black's komi for White, its negation for Black); asked
+/// for two komis at once, each value is the one asked alone.
 #[test]
 fn the_evaluator_gives_the_value_for_the_side_to_move() {
     let (net, _) = load_fixture("value-net");
-    let shared = SharedNet::new(net);
-    assert!(shared.has_value());
+    let shared = SharedNet::new(net.clone());
+    assert!(shared.heads().value);
     let mut game = Game::new(9, Ruleset::FRENCH, 6.5).expect("a game");
     for (color, point) in [(Color::Black, (2, 2)), (Color::White, (6, 6))] {
         let p = game
@@ -61,23 +76,29 @@ fn the_evaluator_gives_the_value_for_the_side_to_move() {
             .point(hoshi::coord::Vertex::new(point.0, point.1));
         game.play(color, Move::Play(p)).expect("legal");
     }
-    let mut evaluator = Evaluator::new(&shared, 9);
     let recent: Vec<Move> = game.recent_moves(features::HISTORY).collect();
-    let mut ws = shared.net().workspace(9, 1);
+    let mut ws = net.workspace(9, 1);
     for (color, mover_komi) in [(Color::Black, -6.5), (Color::White, 6.5)] {
-        let mut policy = vec![0.0; 81];
-        let value = evaluator.evaluate(game.board(), color, &recent, 6.5, &mut policy);
-        let mut alone = vec![0.0; 81];
-        assert!(evaluator.policy(game.board(), color, &recent, &mut alone));
-        assert_eq!(policy, alone, "{color:?}");
+        let outputs = judge(&shared, &game, color, &[6.5]);
         let mut bytes = vec![0; 81];
         features::encode(game.board(), color, &recent, &mut bytes);
         let (mut logits, mut expected) = (vec![0.0; 81], [0.0]);
         let komi = [mover_komi];
-        shared
-            .net()
-            .forward_value(9, &[&bytes], &komi, &mut ws, &mut logits, &mut expected);
-        assert_eq!(value, Some(expected[0]), "{color:?}");
+        net.forward_value(9, &[&bytes], &komi, &mut ws, &mut logits, &mut expected);
+        let mut policy = vec![0.0; 81];
+        let playable = |i: usize| features::is_playable(bytes[i]);
+        assert!(hoshi::net::model::softmax_over(
+            &logits,
+            playable,
+            &mut policy
+        ));
+        assert_eq!(outputs[0].policy, policy, "{color:?}");
+        assert_eq!(outputs[0].value, Some(expected[0]), "{color:?}");
+        let both = judge(&shared, &game, color, &[0.5, 6.5]);
+        let alone = judge(&shared, &game, color, &[0.5]);
+        assert_eq!(both[0].value, alone[0].value, "{color:?}");
+        assert_eq!(both[1].value, outputs[0].value, "{color:?}");
+        assert_ne!(both[0].value, both[1].value, "the komi counts");
     }
 }
 
@@ -87,13 +108,11 @@ fn the_evaluator_gives_the_value_for_the_side_to_move() {
 fn a_policy_network_gives_no_value() {
     let (net, _) = load_fixture("policy-net");
     let shared = SharedNet::new(net);
-    assert!(!shared.has_value());
+    assert!(!shared.heads().value);
     let game = Game::new(13, Ruleset::FRENCH, 7.5).expect("a game");
-    let mut policy = vec![0.0; 169];
-    let mut evaluator = Evaluator::new(&shared, 13);
-    let value = evaluator.evaluate(game.board(), Color::Black, &[], 7.5, &mut policy);
-    assert_eq!(value, None);
-    let sum: f32 = policy.iter().sum();
+    let output = &judge(&shared, &game, Color::Black, &[7.5])[0];
+    assert_eq!(output.value, None);
+    let sum: f32 = output.policy.iter().sum();
     assert!((sum - 1.0).abs() < 1e-4, "the policy sums to {sum}");
 }
 
@@ -103,9 +122,10 @@ fn a_policy_network_gives_no_value() {
 #[test]
 fn hoshi_evaluate_shows_the_value_of_the_position() {
     let net = fixture_net("value-net");
-    let settings = |net| hoshi::engine::Settings {
-        net,
-        ..hoshi::engine::Settings::default()
+    let settings = |net| {
+        let mut settings = hoshi::engine::Settings::default();
+        settings.player.net = net;
+        settings
     };
     let mut engine = hoshi::engine::Engine::new(settings(Some(net)));
     let answers = crate::common::gtp_answers(
@@ -116,10 +136,8 @@ fn hoshi_evaluate_shows_the_value_of_the_position() {
     let mut game = Game::new(9, Ruleset::FRENCH, 6.5).expect("a 9x9 game");
     let e5 = game.board().geometry().parse_point("E5").expect("E5");
     game.play(Color::Black, Move::Play(e5)).expect("legal");
-    let recent: Vec<Move> = game.recent_moves(features::HISTORY).collect();
-    let mut policy = vec![0.0; 81];
-    let value = Evaluator::new(&net, 9)
-        .evaluate(game.board(), Color::White, &recent, 6.5, &mut policy)
+    let value = judge(&net, &game, Color::White, &[6.5])[0]
+        .value
         .expect("a value");
     let lines: Vec<&str> = answer.lines().collect();
     assert_eq!(lines[0], "= to_move W", "{answer}");
@@ -132,13 +150,13 @@ fn hoshi_evaluate_shows_the_value_of_the_position() {
     );
 
     let policy_only = fixture_net("policy-net");
-    assert!(!policy_only.has_value());
+    assert!(!policy_only.heads().value);
     let mut without_value = hoshi::engine::Engine::new(settings(Some(policy_only)));
     let answers = crate::common::gtp_answers(&mut without_value, "hoshi-evaluate\n");
     assert_eq!(answers[0], "? the network has no value head");
     let mut none = hoshi::engine::Engine::new(settings(None));
     let answers = crate::common::gtp_answers(&mut none, "hoshi-evaluate\n");
-    assert_eq!(answers[0], "? no policy network (--policy-net none)");
+    assert_eq!(answers[0], "? no network (--net none)");
 }
 
 /// The small network of a fixture folder, loaded once per call.
@@ -147,7 +165,7 @@ fn fixture_net(folder: &str) -> SharedNet {
         .join("tests/fixtures")
         .join(folder)
         .join("small.hnet");
-    SharedNet::new(hoshi::net::PolicyNet::load(path).expect("the fixture network"))
+    SharedNet::new(hoshi::net::Model::load(path).expect("the fixture network"))
 }
 
 /// The network hoshi ships with has a value head that learned who is ahead: the empty board
@@ -156,12 +174,10 @@ fn fixture_net(folder: &str) -> SharedNet {
 #[test]
 fn the_embedded_network_sees_nine_stones_ahead() {
     let net = SharedNet::embedded();
-    assert!(net.has_value(), "{net:?}");
-    let mut evaluator = Evaluator::new(&net, 19);
-    let mut policy = vec![0.0; 361];
+    assert!(net.heads().value, "{net:?}");
     let empty = Game::new(19, Ruleset::FRENCH, 7.5).expect("a game");
     for color in [Color::Black, Color::White] {
-        let value = evaluator.evaluate(empty.board(), color, &[], 7.5, &mut policy);
+        let value = judge(&net, &empty, color, &[7.5])[0].value;
         let value = value.expect("a value");
         assert!(
             (0.4..0.6).contains(&value),
@@ -171,11 +187,7 @@ fn the_embedded_network_sees_nine_stones_ahead() {
     let mut game = Game::new(19, Ruleset::FRENCH, 0.5).expect("a game");
     let stones = hoshi::handicap::fixed(19, 9).expect("nine stones");
     game.set_handicap(&stones).expect("an empty board");
-    let mut value = |color| {
-        evaluator
-            .evaluate(game.board(), color, &[], 0.5, &mut policy)
-            .expect("a value")
-    };
+    let value = |color| judge(&net, &game, color, &[0.5])[0].value.expect("a value");
     let (black, white) = (value(Color::Black), value(Color::White));
     assert!(black > 0.8, "Black with nine stones: {black}");
     assert!(white < 0.3, "White against nine stones: {white}");

@@ -6,8 +6,8 @@ use super::sync::{self, ProgramError};
 use super::MatchSettings;
 use crate::game::Game;
 use crate::player::judge;
+use crate::player::Params;
 use crate::score::GameResult;
-use crate::search::Params;
 use std::process::Stdio;
 use std::time::Duration;
 

@@ -133,15 +133,15 @@ fn assert_close(found: &[f32], expected: &[f32], what: &str) {
     }
 }
 
-fn evaluate(net: &PolicyNet, ws: &mut Workspace, size: usize, bytes: &[u8]) -> Vec<f32> {
+fn evaluate(net: &Model, ws: &mut Workspace, size: usize, bytes: &[u8]) -> Vec<f32> {
     let mut logits = vec![0.0; size * size];
     net.forward(size, &[bytes], ws, &mut logits);
     logits
 }
 
-/// The logits and the value of one position, from [`PolicyNet::forward_value`].
+/// The logits and the value of one position, from [`Model::forward_value`].
 fn evaluate_value(
-    net: &PolicyNet,
+    net: &Model,
     ws: &mut Workspace,
     size: usize,
     bytes: &[u8],
@@ -197,7 +197,7 @@ fn forward_matches_the_reference() {
     ];
     for (case, (channels, blocks, sizes)) in cases.into_iter().enumerate() {
         let weights = Weights::random(channels, blocks, case as u64);
-        let net = PolicyNet::from_bytes(&weights.to_bytes()).expect("a valid network");
+        let net = Model::from_bytes(&weights.to_bytes()).expect("a valid network");
         assert_eq!((net.channels(), net.blocks()), (channels, blocks));
         let mut ws = net.workspace(19, 1);
         for size in sizes {
@@ -221,7 +221,7 @@ fn forward_matches_the_reference() {
 
 #[test]
 fn kernel_copies_agree() {
-    let net = PolicyNet::from_weights(&Weights::random(32, 6, 7)).expect("valid");
+    let net = Model::from_weights(&Weights::random(32, 6, 7)).expect("valid");
     let mut fast = net.workspace(19, 1);
     let mut portable = net.workspace(19, 1).portable();
     for size in [9, 13, 19] {
@@ -234,7 +234,7 @@ fn kernel_copies_agree() {
 
 #[test]
 fn a_batch_equals_its_positions_one_by_one() {
-    let net = PolicyNet::from_weights(&Weights::random(16, 2, 3)).expect("valid");
+    let net = Model::from_weights(&Weights::random(16, 2, 3)).expect("valid");
     let mut ws = net.workspace(9, 2);
     for size in [13, 9, 19] {
         let positions: Vec<Vec<u8>> = (0..5).map(|s| random_bytes(size, s)).collect();
@@ -270,7 +270,7 @@ fn weights_survive_the_file_format() {
 fn every_truncation_is_an_error() {
     let bytes = Weights::random(2, 1, 1).to_bytes();
     for len in 0..bytes.len() {
-        match PolicyNet::from_bytes(&bytes[..len]) {
+        match Model::from_bytes(&bytes[..len]) {
             Err(NetError::Truncated { found, .. }) => assert_eq!(found, len),
             other => panic!("{len} bytes: {other:?}"),
         }
@@ -278,7 +278,7 @@ fn every_truncation_is_an_error() {
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(matches!(
-        PolicyNet::from_bytes(&longer),
+        Model::from_bytes(&longer),
         Err(NetError::TrailingBytes { .. })
     ));
 }
@@ -296,12 +296,9 @@ fn with_header_field(field: usize, value: u32) -> Vec<u8> {
 fn bad_headers_are_errors() {
     let mut bytes = Weights::random(2, 1, 1).to_bytes();
     bytes[0] = b'h';
+    assert!(matches!(Model::from_bytes(&bytes), Err(NetError::BadMagic)));
     assert!(matches!(
-        PolicyNet::from_bytes(&bytes),
-        Err(NetError::BadMagic)
-    ));
-    assert!(matches!(
-        PolicyNet::from_bytes(b"GIF89a"),
+        Model::from_bytes(b"GIF89a"),
         Err(NetError::BadMagic)
     ));
     let cases = [
@@ -312,7 +309,7 @@ fn bad_headers_are_errors() {
         (3, 41, "blocks"),
     ];
     for (field, value, what) in cases {
-        let error = PolicyNet::from_bytes(&with_header_field(field, value));
+        let error = Model::from_bytes(&with_header_field(field, value));
         let expected = match error {
             Err(NetError::Version(3)) => "version",
             Err(NetError::Planes(18)) => "planes",
@@ -335,7 +332,7 @@ fn bad_headers_are_errors() {
         .chain([1, 19, 256, 40].iter().flat_map(|v: &u32| v.to_le_bytes()))
         .collect();
     assert!(matches!(
-        PolicyNet::from_bytes(&header),
+        Model::from_bytes(&header),
         Err(NetError::Truncated { .. })
     ));
 }
@@ -344,17 +341,17 @@ fn bad_headers_are_errors() {
 fn bad_values_are_errors() {
     let mut weights = Weights::random(3, 2, 5);
     weights.blocks[1].conv2.bias[2] = f32::NAN;
-    match PolicyNet::from_bytes(&weights.to_bytes()) {
+    match Model::from_bytes(&weights.to_bytes()) {
         Err(NetError::NonFinite { tensor }) => assert_eq!(tensor, "block 1 conv2 bias"),
         other => panic!("{other:?}"),
     }
     let mut weights = Weights::random(3, 2, 5);
     weights.head.weights.push(1.0);
     assert!(matches!(
-        PolicyNet::from_weights(&weights),
+        Model::from_weights(&weights),
         Err(NetError::Shape { .. })
     ));
-    let missing = PolicyNet::load("/nonexistent/net.hnet");
+    let missing = Model::load("/nonexistent/net.hnet");
     assert!(matches!(missing, Err(NetError::Io { .. })));
 }
 
@@ -376,7 +373,7 @@ fn the_value_head_matches_the_reference() {
     let cases = [(12, 2, 5, 7), (32, 1, 32, 64), (8, 0, 1, 1)];
     for (case, (channels, blocks, v, h)) in cases.into_iter().enumerate() {
         let weights = Weights::random_with_value(channels, blocks, v, h, 40 + case as u64);
-        let net = PolicyNet::from_bytes(&weights.to_bytes()).expect("a valid network");
+        let net = Model::from_bytes(&weights.to_bytes()).expect("a valid network");
         assert_eq!(net.value_sizes(), Some((v, h)));
         let mut ws = net.workspace(19, 1);
         let mut values = Vec::new();
@@ -405,7 +402,7 @@ fn the_value_head_matches_the_reference() {
 
 #[test]
 fn the_komi_reaches_the_value() {
-    let net = PolicyNet::from_weights(&Weights::random_with_value(8, 1, 8, 16, 9)).expect("valid");
+    let net = Model::from_weights(&Weights::random_with_value(8, 1, 8, 16, 9)).expect("valid");
     let mut ws = net.workspace(9, 1);
     let bytes = random_bytes(9, 1);
     let values: Vec<f32> = [-7.5, 0.0, 7.5]
@@ -420,9 +417,9 @@ fn the_komi_reaches_the_value() {
 
 #[test]
 fn a_batch_of_values_equals_its_positions_one_by_one() {
-    let net = PolicyNet::from_weights(&Weights::random_with_value(16, 2, 8, 8, 3)).expect("valid");
+    let net = Model::from_weights(&Weights::random_with_value(16, 2, 8, 8, 3)).expect("valid");
     // A workspace of a network without a value head grows its scratch once.
-    let mut ws = PolicyNet::from_weights(&Weights::random(16, 2, 3))
+    let mut ws = Model::from_weights(&Weights::random(16, 2, 3))
         .expect("valid")
         .workspace(9, 1);
     let size = 13;
@@ -454,8 +451,8 @@ fn a_value_head_leaves_the_policy_as_it_was() {
         v1[HEADER_BYTES..]
     );
     let (a, b) = (
-        PolicyNet::from_bytes(&v2).expect("v2"),
-        PolicyNet::from_bytes(&v1).expect("v1"),
+        Model::from_bytes(&v2).expect("v2"),
+        Model::from_bytes(&v1).expect("v1"),
     );
     assert!(a.has_value() && !b.has_value());
     let bytes = random_bytes(19, 5);
@@ -479,7 +476,7 @@ fn version_2_survives_the_file_format() {
     assert_eq!(bytes.len(), shape.file_bytes());
     assert_eq!(Weights::parse(&bytes).expect("parses"), weights);
     for len in 0..bytes.len() {
-        match PolicyNet::from_bytes(&bytes[..len]) {
+        match Model::from_bytes(&bytes[..len]) {
             Err(NetError::Truncated { found, .. }) => assert_eq!(found, len),
             other => panic!("{len} bytes: {other:?}"),
         }
@@ -487,7 +484,7 @@ fn version_2_survives_the_file_format() {
     let mut longer = bytes.clone();
     longer.extend([0; 4]);
     assert!(matches!(
-        PolicyNet::from_bytes(&longer),
+        Model::from_bytes(&longer),
         Err(NetError::TrailingBytes { .. })
     ));
 }
@@ -505,9 +502,9 @@ fn with_v2_fields(fields: [u32; 3]) -> Vec<u8> {
 
 #[test]
 fn bad_version_2_headers_are_errors() {
-    assert!(PolicyNet::from_bytes(&with_v2_fields([1, 2, 3])).is_ok());
+    assert!(Model::from_bytes(&with_v2_fields([1, 2, 3])).is_ok());
     for flags in [2, 3, 0x8000_0000] {
-        match PolicyNet::from_bytes(&with_v2_fields([flags, 2, 3])) {
+        match Model::from_bytes(&with_v2_fields([flags, 2, 3])) {
             Err(e @ NetError::Heads(f)) => {
                 assert_eq!(f, flags);
                 assert!(e.to_string().contains("bit 0"), "{e}");
@@ -524,7 +521,7 @@ fn bad_version_2_headers_are_errors() {
         [0, 0, 1],
     ];
     for fields in sizes {
-        match PolicyNet::from_bytes(&with_v2_fields(fields)) {
+        match Model::from_bytes(&with_v2_fields(fields)) {
             Err(e @ NetError::ValueSize { .. }) => assert!(!e.to_string().is_empty()),
             other => panic!("{fields:?}: {other:?}"),
         }
@@ -536,13 +533,13 @@ fn bad_version_2_headers_are_errors() {
     let tail = bytes.split_off(HEADER_BYTES);
     bytes.extend([0u8; 12]);
     bytes.extend(tail);
-    let net = PolicyNet::from_bytes(&bytes).expect("a policy-only version 2 file");
+    let net = Model::from_bytes(&bytes).expect("a policy-only version 2 file");
     assert!(!net.has_value());
     // The largest value head allowed on a header with nothing after it: refused for its
     // length before anything is allocated.
     let header = &with_v2_fields([1, 256, 1024])[..HEADER_V2_BYTES];
     assert!(matches!(
-        PolicyNet::from_bytes(header),
+        Model::from_bytes(header),
         Err(NetError::Truncated { .. })
     ));
 }
@@ -553,7 +550,7 @@ fn bad_value_weights_are_errors() {
     if let Some(value) = weights.value.as_mut() {
         value.fc1.weights[4] = f32::INFINITY;
     }
-    match PolicyNet::from_bytes(&weights.to_bytes()) {
+    match Model::from_bytes(&weights.to_bytes()) {
         Err(NetError::NonFinite { tensor }) => assert_eq!(tensor, "value fc1 weights"),
         other => panic!("{other:?}"),
     }
@@ -562,7 +559,7 @@ fn bad_value_weights_are_errors() {
         value.fc2.bias.push(0.0);
     }
     assert!(matches!(
-        PolicyNet::from_weights(&weights),
+        Model::from_weights(&weights),
         Err(NetError::Shape { .. })
     ));
 }

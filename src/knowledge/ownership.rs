@@ -1,6 +1,7 @@
-//! Who owns what at the end of the playouts: the one ownership map of the crate. The tree
-//! search keeps one per thread (a plain array add per point per playout, no atomics in the
-//! hot loop) and adds it to the search's now and then; `SearchResult` exposes the average as
+//! Who owns what at the end: the one ownership map of the crate, fed by the playouts' final
+//! boards and by the judgements of a network with an ownership or score head. The tree
+//! search keeps one per thread (a plain array add per point per end, no atomics in the hot
+//! loop) and adds it to the search's now and then; `SearchResult` exposes the average as
 //! `ownership` and `score_lead`. [`estimate`] fills one from playouts without a tree: the
 //! quick estimate behind `estimate_score`, GoGui's ownership board and the dead-stone judge.
 
@@ -10,25 +11,35 @@ use crate::coord::{Color, Geometry, Point};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-/// Ownership and score sums over a number of playouts.
+/// Ownership and score sums over a number of judged ends: playouts' final boards, and the
+/// judgements of an evaluator that knows ownership or a score without playing (a network's
+/// heads), each counted as one end.
 #[derive(Clone, Debug)]
 pub struct OwnershipMap {
     geometry: Geometry,
-    /// Per slot: playouts that ended with Black owning the point minus those with White.
-    owned: Vec<i32>,
-    /// Sum over playouts of Black's margin (what the caller counts: komi and handicap
-    /// bonus included in the search, the bare area lead in the quick estimate).
+    /// Per slot: the sum over ends of Black's ownership of the point (a final board gives
+    /// +1 for Black's, -1 for White's; a judgement a fraction).
+    owned: Vec<f64>,
+    /// The ends that said who owns each point.
+    owned_ends: u64,
+    /// Sum over ends of Black's margin (what the caller counts: komi and handicap bonus
+    /// included in the search, the bare area lead in the quick estimate).
     margins: f64,
-    playouts: u64,
+    /// The ends that gave a margin.
+    scored_ends: u64,
+    /// Every end recorded.
+    ends: u64,
 }
 
 impl OwnershipMap {
     pub fn new(geometry: Geometry) -> OwnershipMap {
         OwnershipMap {
             geometry,
-            owned: vec![0; geometry.slots()],
+            owned: vec![0.0; geometry.slots()],
+            owned_ends: 0,
             margins: 0.0,
-            playouts: 0,
+            scored_ends: 0,
+            ends: 0,
         }
     }
 
@@ -38,59 +49,85 @@ impl OwnershipMap {
     pub fn record(&mut self, end: &Board, margin: f64) {
         for p in self.geometry.points() {
             match end.area_owner(p) {
-                Some(Color::Black) => self.owned[p.index()] += 1,
-                Some(Color::White) => self.owned[p.index()] -= 1,
+                Some(Color::Black) => self.owned[p.index()] += 1.0,
+                Some(Color::White) => self.owned[p.index()] -= 1.0,
                 None => {}
             }
         }
+        self.owned_ends += 1;
+        self.add_margin(margin);
+        self.ends += 1;
+    }
+
+    /// Adds one judged end without a final board: Black's ownership of each vertex from -1
+    /// to +1 in vertex order ([`Geometry::vertex_index`]), and Black's margin, where the
+    /// judge knows them.
+    pub fn record_judgement(&mut self, black_ownership: Option<&[f32]>, margin: Option<f64>) {
+        if let Some(ownership) = black_ownership {
+            for (p, &x) in self.geometry.points().zip(ownership) {
+                self.owned[p.index()] += f64::from(x);
+            }
+            self.owned_ends += 1;
+        }
+        if let Some(margin) = margin {
+            self.add_margin(margin);
+        }
+        self.ends += 1;
+    }
+
+    fn add_margin(&mut self, margin: f64) {
         self.margins += margin;
-        self.playouts += 1;
+        self.scored_ends += 1;
     }
 
-    /// Playouts recorded.
-    pub fn playouts(&self) -> u64 {
-        self.playouts
+    /// Ends recorded.
+    pub fn ends(&self) -> u64 {
+        self.ends
     }
 
-    /// Forgets every playout.
+    /// Forgets every end.
     pub fn clear(&mut self) {
-        self.owned.fill(0);
+        self.owned.fill(0.0);
         self.margins = 0.0;
-        self.playouts = 0;
+        self.owned_ends = 0;
+        self.scored_ends = 0;
+        self.ends = 0;
     }
 
-    /// Adds another map's playouts to this one.
+    /// Adds another map's ends to this one.
     pub fn merge(&mut self, other: &OwnershipMap) {
         for (sum, &x) in self.owned.iter_mut().zip(&other.owned) {
             *sum += x;
         }
         self.margins += other.margins;
-        self.playouts += other.playouts;
+        self.owned_ends += other.owned_ends;
+        self.scored_ends += other.scored_ends;
+        self.ends += other.ends;
     }
 
-    /// Ownership of `p` from -1 (always White's) to +1 (always Black's); 0 without playouts.
+    /// Ownership of `p` from -1 (always White's) to +1 (always Black's); 0 without ends.
     pub fn value(&self, p: Point) -> f64 {
-        f64::from(self.owned[p.index()]) / self.playouts.max(1) as f64
+        self.owned[p.index()] / self.owned_ends.max(1) as f64
     }
 
     /// [`OwnershipMap::value`] for every vertex, row-major from the bottom row
     /// (index = row * size + column, row 0 = GTP row 1, column 0 = column A). All zero when
-    /// no playout was counted.
+    /// no end said who owns what.
     pub fn ownership(&self) -> Vec<f32> {
         // `Geometry::points` runs row by row from A1: the order asked for.
-        let n = self.playouts.max(1) as f32;
+        let n = self.owned_ends.max(1) as f32;
         self.geometry
             .points()
             .map(|p| self.owned[p.index()] as f32 / n)
             .collect()
     }
 
-    /// Black's average margin; 0 without playouts.
+    /// Black's average margin; 0 without ends that gave one.
     pub fn score_lead(&self) -> f64 {
-        if self.playouts == 0 {
+        if self.scored_ends == 0 {
             0.0
         } else {
-            self.margins / self.playouts as f64
+            self.margins / self.scored_ends as f64
         }
     }
 }

@@ -1,0 +1,247 @@
+//! The knowledge a network gives, through `net`'s one interface: its policy as a prior
+//! ([`NetworkPrior`]), its judgement of the leaves ([`NetworkValue`]: winning chances, and
+//! where it has the heads the score lead and ownership), and the value mixed with a playout
+//! ([`Mix`]).
+
+use super::params::NetPrior;
+use super::standard::Playouts;
+use super::{Evaluation, Leaf, LeafEvaluator, Position, Prior, PriorSource, Timing};
+use crate::coord::{Color, Move};
+use crate::net::{Evaluator, Output};
+use std::sync::Arc;
+
+/// The network's prior (Pachi's DCNN prior): a move of probability `p` gets
+/// [`NetPrior::games`]`·√p` virtual wins, nothing under [`NetPrior::floor`].
+pub struct NetworkPrior {
+    evaluator: Box<dyn Evaluator>,
+    /// Moves before a position that the network reads.
+    history: usize,
+    timing: Timing,
+    weights: NetPrior,
+    /// The network's output for the last position asked about.
+    output: Option<Arc<Output>>,
+}
+
+impl NetworkPrior {
+    pub fn new(
+        evaluator: Box<dyn Evaluator>,
+        history: usize,
+        timing: Timing,
+        weights: NetPrior,
+    ) -> NetworkPrior {
+        NetworkPrior {
+            evaluator,
+            history,
+            timing,
+            weights,
+            output: None,
+        }
+    }
+}
+
+impl PriorSource for NetworkPrior {
+    fn timing(&self) -> Timing {
+        self.timing
+    }
+
+    fn add_priors(
+        &mut self,
+        position: &Position<'_>,
+        komi: f64,
+        moves: &[Move],
+        priors: &mut [Prior],
+    ) {
+        // With the komi the leaves are judged by, so that a leaf's evaluation is the entry.
+        let recent = &position.recent[..position.recent.len().min(self.history)];
+        let asked = Position {
+            recent,
+            ..*position
+        };
+        let output = self.evaluator.evaluate_one(&asked, komi);
+        let geometry = position.board.geometry();
+        for (&mv, prior) in moves.iter().zip(priors) {
+            if let Move::Play(p) = mv {
+                let probability = f64::from(output.policy[geometry.vertex_index(p)]);
+                if probability >= self.weights.floor && self.weights.games > 0.0 {
+                    let games = self.weights.games * probability.sqrt();
+                    prior.wins += games;
+                    prior.games += games;
+                }
+            }
+        }
+        self.output = Some(output);
+    }
+
+    fn policy(&self) -> Option<&[f32]> {
+        self.output.as_deref().map(|o| o.policy.as_slice())
+    }
+
+    fn position_prior(&self) -> Prior {
+        let games = self.weights.value_games;
+        match self.output.as_deref().and_then(|o| o.value) {
+            Some(value) if games > 0.0 => Prior {
+                wins: games * f64::from(value),
+                games,
+            },
+            _ => Prior::default(),
+        }
+    }
+}
+
+/// The network's judgement at the leaves: its winning chances for the side to move, by both
+/// komis (one evaluation; the cache often has it), and where the network has the heads, its
+/// score lead and ownership, which go to the search's tally as a playout's final board does.
+pub struct NetworkValue {
+    evaluator: Box<dyn Evaluator>,
+    /// Moves before a position that the network reads.
+    history: usize,
+    recent: Vec<Move>,
+    outputs: Vec<Arc<Output>>,
+    /// Black's ownership of each vertex, from the last output that had it.
+    black_ownership: Vec<f32>,
+}
+
+impl NetworkValue {
+    pub fn new(evaluator: Box<dyn Evaluator>, history: usize) -> NetworkValue {
+        NetworkValue {
+            evaluator,
+            history,
+            recent: Vec::with_capacity(history),
+            outputs: Vec::with_capacity(2),
+            black_ownership: Vec::new(),
+        }
+    }
+
+    /// The network's chances for Black by the search's komi and by the real one; its
+    /// outputs (the last by the real komi) are left in `self.outputs`.
+    fn chances(&mut self, leaf: &Leaf<'_>) -> (f64, f64) {
+        self.recent.clear();
+        self.recent.extend(leaf.recent(self.history));
+        let position = Position {
+            board: &*leaf.board,
+            to_move: leaf.to_move,
+            recent: &self.recent,
+        };
+        let both = [leaf.search_komi, leaf.komi];
+        let komis = if leaf.search_komi == leaf.komi {
+            &both[..1]
+        } else {
+            &both[..]
+        };
+        self.evaluator.evaluate(&position, komis, &mut self.outputs);
+        let black = |output: &Output| {
+            let v = f64::from(output.value.unwrap_or(0.5));
+            match leaf.to_move {
+                Color::Black => v,
+                Color::White => 1.0 - v,
+            }
+        };
+        let search = self.outputs.first().map_or(0.5, |o| black(o));
+        let real = self.outputs.last().map_or(0.5, |o| black(o));
+        (search, real)
+    }
+}
+
+impl LeafEvaluator for NetworkValue {
+    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
+        let (black_search, black_real) = self.chances(leaf);
+        let mut evaluation = Evaluation {
+            black_search,
+            black_real,
+            black_margin: None,
+        };
+        let Some(output) = self.outputs.last() else {
+            return evaluation;
+        };
+        let for_black = match leaf.to_move {
+            Color::Black => 1.0,
+            Color::White => -1.0,
+        };
+        let margin = output.score_lead.map(|s| f64::from(s * for_black));
+        let ownership = output.ownership.as_deref().map(|own| {
+            self.black_ownership.clear();
+            self.black_ownership
+                .extend(own.iter().map(|&x| x * for_black));
+            self.black_ownership.as_slice()
+        });
+        if margin.is_some() || ownership.is_some() {
+            leaf.tally.record_judgement(ownership, margin);
+        }
+        evaluation.black_margin = margin;
+        evaluation
+    }
+
+    fn is_deterministic(&self) -> bool {
+        true
+    }
+}
+
+/// The network's value and a playout together (AlphaGo's mix): `share` of the network's,
+/// the rest the playout's; the playout's margin, ownership and stones as they are.
+pub struct Mix {
+    pub network: NetworkValue,
+    pub playouts: Playouts,
+    pub share: f64,
+}
+
+impl LeafEvaluator for Mix {
+    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
+        // The network first: the playout plays on the leaf's board.
+        let (network_search, network_real) = self.network.chances(leaf);
+        let played = self.playouts.evaluate(leaf);
+        let mix = |n: f64, p: f64| self.share * n + (1.0 - self.share) * p;
+        Evaluation {
+            black_search: mix(network_search, played.black_search),
+            black_real: mix(network_real, played.black_real),
+            black_margin: played.black_margin,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::net::SharedNet;
+
+    #[test]
+    fn the_network_prior_judges_the_position_by_its_value_only_when_asked() {
+        let net = SharedNet::embedded();
+        let mut board = Board::new(9).expect("a board size");
+        let play = |board: &mut Board, color, vertex: &str| {
+            let p = board.geometry().parse_point(vertex).expect("a vertex");
+            board.place(color, p);
+        };
+        play(&mut board, Color::Black, "E5");
+        play(&mut board, Color::White, "C3");
+        let position = Position {
+            board: &board,
+            to_move: Color::Black,
+            recent: &[],
+        };
+        let moves: Vec<Move> = board
+            .empty_points()
+            .iter()
+            .map(|&p| Move::Play(p))
+            .collect();
+        let value = net
+            .evaluator(9)
+            .evaluate_one(&position, 7.5)
+            .value
+            .expect("the embedded network has a value head");
+        for games in [0.0, 12.0] {
+            let weights = NetPrior {
+                value_games: games,
+                ..NetPrior::default()
+            };
+            let history = net.network().history();
+            let mut source =
+                NetworkPrior::new(net.evaluator(9), history, Timing::After(64), weights);
+            let mut priors = vec![Prior::default(); moves.len()];
+            source.add_priors(&position, 7.5, &moves, &mut priors);
+            let judged = source.position_prior();
+            assert_eq!(judged.games, games);
+            assert!((judged.wins - games * f64::from(value)).abs() < 1e-9);
+        }
+    }
+}
