@@ -383,3 +383,188 @@ fn pondering_stops_at_once_for_the_next_command() {
     let second = engine.answer();
     assert!(second[0].starts_with("=4 "), "{second:?}");
 }
+
+/// A network that knows its answer before it is asked, with every head: Black is winning
+/// with chances 0.8 and leads by 3.5 points whoever is to move, owns columns A to D and
+/// White F to J (E is shared), and its policy is all for C3.
+struct Oracle;
+
+const ORACLE_BLACK_CHANCES: f32 = 0.8;
+const ORACLE_BLACK_LEAD: f32 = 3.5;
+
+impl hoshi::net::Network for Oracle {
+    fn describe(&self) -> String {
+        "the oracle".to_string()
+    }
+
+    fn heads(&self) -> hoshi::net::Heads {
+        hoshi::net::Heads {
+            value: true,
+            score_lead: true,
+            ownership: true,
+        }
+    }
+
+    fn history(&self) -> usize {
+        1
+    }
+
+    fn evaluator(&'static self, _: usize) -> Box<dyn hoshi::net::Evaluator> {
+        Box::new(Oracle)
+    }
+}
+
+impl hoshi::net::Evaluator for Oracle {
+    fn evaluate(
+        &mut self,
+        position: &hoshi::game::Position<'_>,
+        komis: &[f64],
+        outputs: &mut Vec<std::sync::Arc<hoshi::net::Output>>,
+    ) {
+        let geometry = position.board.geometry();
+        let size = geometry.size();
+        // The side to move's view of Black's numbers.
+        let mover = match position.to_move {
+            hoshi::coord::Color::Black => 1.0,
+            hoshi::coord::Color::White => -1.0,
+        };
+        let mut policy = vec![0.0; size * size];
+        if let Some(c3) = geometry.parse_point("C3") {
+            policy[geometry.vertex_index(c3)] = 1.0;
+        }
+        let ownership = (0..size * size)
+            .map(|i| match (i % size).cmp(&(size / 2)) {
+                std::cmp::Ordering::Less => mover,
+                std::cmp::Ordering::Equal => 0.0,
+                std::cmp::Ordering::Greater => -mover,
+            })
+            .collect();
+        let value = if mover > 0.0 {
+            ORACLE_BLACK_CHANCES
+        } else {
+            1.0 - ORACLE_BLACK_CHANCES
+        };
+        let output = std::sync::Arc::new(hoshi::net::Output {
+            policy,
+            pass: 0.0,
+            value: Some(value),
+            score_lead: Some(mover * ORACLE_BLACK_LEAD),
+            ownership: Some(ownership),
+        });
+        outputs.clear();
+        outputs.extend(komis.iter().map(|_| std::sync::Arc::clone(&output)));
+    }
+}
+
+/// Input fed to an in-process GTP loop a piece at a time, as a controller would type it.
+struct Feed {
+    pieces: Receiver<Vec<u8>>,
+    piece: std::io::Cursor<Vec<u8>>,
+}
+
+impl std::io::Read for Feed {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let n = std::io::Read::read(&mut self.piece, buf)?;
+            if n > 0 {
+                return Ok(n);
+            }
+            match self.pieces.recv() {
+                Ok(piece) => self.piece = std::io::Cursor::new(piece),
+                Err(_) => return Ok(0),
+            }
+        }
+    }
+}
+
+/// The output of an in-process GTP loop, readable while it runs.
+#[derive(Clone, Default)]
+struct Screen(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Screen {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("the screen").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Screen {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("the screen")).into_owned()
+    }
+}
+
+/// A network plugged into the search through the one interface is what analysis shows:
+/// with its judgement at the leaves, `kata-analyze`'s win rates are its value, every move's
+/// `scoreLead` its score lead, the `ownership` its ownership (from the analysed side's
+/// view), and each move's `prior` its policy.
+#[test]
+fn a_networks_value_score_and_ownership_reach_kata_analyze() {
+    use hoshi::engine::{Engine, Settings};
+    let (feed, pieces) = std::sync::mpsc::channel::<Vec<u8>>();
+    let screen = Screen::default();
+    let output = screen.clone();
+    let gtp = std::thread::spawn(move || {
+        let mut settings = Settings {
+            size: 9,
+            seed: 1,
+            ..Settings::default()
+        };
+        settings.player.threads = 1;
+        settings.player.net = Some(hoshi::net::SharedNet::new(Oracle));
+        settings.player.params.knowledge.value.mix = 1.0;
+        settings.player.params.search.puct.enabled = true;
+        let mut engine = Engine::new(settings);
+        let input = Feed {
+            pieces,
+            piece: std::io::Cursor::new(Vec::new()),
+        };
+        hoshi::gtp::run(&mut engine, std::io::BufReader::new(input), output)
+    });
+    feed.send(b"play b e5\nkata-analyze w interval 10 ownership true\n".to_vec())
+        .expect("the loop reads");
+    let started = std::time::Instant::now();
+    let visits = |line: &str| -> f64 {
+        let (infos, _) = parse_line(line);
+        infos.iter().map(|i| i.number("visits")).sum()
+    };
+    let last_line = loop {
+        assert!(started.elapsed() < HANG, "no analysis: {}", screen.text());
+        std::thread::sleep(Duration::from_millis(20));
+        let text = screen.text();
+        let last = text.lines().rev().find(|l| l.starts_with("info "));
+        if let Some(line) = last.filter(|l| visits(l) >= 300.0) {
+            break line.to_string();
+        }
+    };
+    feed.send(b"quit\n".to_vec()).expect("the loop reads");
+    drop(feed);
+    gtp.join().expect("the loop ends").expect("the loop runs");
+    let (infos, ownership) = parse_line(&last_line);
+    check_infos(&infos, &["E5"], 1.0);
+    for info in infos.iter().filter(|i| i.get("move") != "pass") {
+        // White to move: Black's 3.5 points and 80% are White's -3.5 and 20%.
+        assert_eq!(info.number("scoreLead"), -3.5, "{last_line}");
+        let winrate = info.number("winrate");
+        assert!((winrate - 0.2).abs() < 0.01, "{winrate}: {last_line}");
+        let prior = if info.get("move") == "C3" { 1.0 } else { 0.0 };
+        assert_eq!(info.number("prior"), prior, "{last_line}");
+    }
+    assert_eq!(ownership.len(), 81, "{last_line}");
+    // Row by row from the top: columns A-D are Black's, White's (+) from White's view
+    // negative; F-J White's, positive; E shared.
+    for (i, &owned) in ownership.iter().enumerate() {
+        let expected = match i % 9 {
+            0..=3 => -1.0,
+            4 => 0.0,
+            _ => 1.0,
+        };
+        assert!((owned - expected).abs() < 0.05, "point {i}: {owned}");
+    }
+    let text = screen.text();
+    assert!(text.ends_with("=\n\n"), "quit is answered: {text}");
+}
