@@ -244,12 +244,12 @@ fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options)
             let knowledge = Standard::new(params, net.then(SharedNet::embedded), puct);
             let mut search = Search::new(config, Arc::new(knowledge), run as u64);
             let budget = Budget {
-                playouts: None,
+                visits: None,
                 time: Some(Duration::from_secs_f64(o.seconds)),
             };
             let result = search.run(game, game.to_move(), budget, &AtomicBool::new(false));
             memory = memory.max(result.tree_memory);
-            result.playouts as f64 / result.elapsed.as_secs_f64()
+            result.visits as f64 / result.elapsed.as_secs_f64()
         })
         .collect();
     let (mid, lo, hi) = median(rates);

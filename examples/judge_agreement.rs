@@ -125,7 +125,7 @@ fn finished_game(path: &Path) -> Result<Option<Game>, String> {
     Ok((passes == 2).then_some(game))
 }
 
-/// hoshi's count of `game` (what [`hoshi::cmd::arena::hoshi_count`], `hoshi match` and GTP
+/// hoshi's count of `game` (what [`hoshi::cmd::r#match::hoshi_count`], `hoshi match` and GTP
 /// `final_score` answer) and its dead stones as GNU Go lists them: sorted GTP names.
 fn hoshi_view(game: &Game) -> (String, Vec<String>) {
     let status = judge::judge(game, &Params::default());

@@ -347,8 +347,8 @@ impl Engine {
         });
         if let Some(result) = result {
             log::info!(
-                "pondered {} playouts in {:.2?}",
-                result.playouts,
+                "pondered {} visits in {:.2?}",
+                result.visits,
                 result.elapsed
             );
         }

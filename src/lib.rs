@@ -42,5 +42,5 @@ pub mod player; // the Player trait, levels, MCTS and random players, clock, dea
 
 pub mod engine; // what a controller talks to: the game, the player, the settings, the clock
 
-pub mod cmd; // the subcommands: `hoshi match` (arena) and `hoshi analyze` (review)
+pub mod cmd; // the subcommands: `hoshi match`, `analyze`, `dataset`, `selfplay`, `calibrate`
 pub mod gtp; // the GTP loop: framing, input thread, commands, analysis streams, GoGui

@@ -131,10 +131,10 @@ struct Cli {
 enum Subcommand {
     /// Play a match between two GTP engines (in the spirit of gogui-twogtp) and report win
     /// rates and Elo.
-    Match(hoshi::cmd::arena::MatchArgs),
+    Match(hoshi::cmd::r#match::MatchArgs),
     /// Review a game: annotate every move of an SGF file with the win rate, the score and
     /// hoshi's preferred move, and write the annotated SGF (Sabaki graphs the win rate).
-    Analyze(hoshi::cmd::review::AnalyzeArgs),
+    Analyze(hoshi::cmd::analyze::AnalyzeArgs),
     /// Turn strong players' games (the Tom server's one-line records, or the programs' games
     /// of go-games/AI) into the positions and results the network is trained on
     /// (docs/policy-net.md).
@@ -264,8 +264,8 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     match &cli.command {
-        Some(Subcommand::Match(args)) => return hoshi::cmd::arena::command(args),
-        Some(Subcommand::Analyze(args)) => return hoshi::cmd::review::command(args),
+        Some(Subcommand::Match(args)) => return hoshi::cmd::r#match::command(args),
+        Some(Subcommand::Analyze(args)) => return hoshi::cmd::analyze::command(args),
         Some(Subcommand::Dataset(args)) => return hoshi::cmd::dataset::command(args),
         Some(Subcommand::Calibrate(args)) => return hoshi::cmd::calibrate::command(args),
         Some(Subcommand::Selfplay(_)) | None => {}

@@ -9,7 +9,7 @@
 //! anywhere resumes where it stopped; after each match the table of all of them is written
 //! to `DIR/calibration.tsv` and printed as Markdown at the end.
 
-use super::arena::{self, stats, Handicap, MatchArgs};
+use super::r#match::{self, stats, Handicap, MatchArgs};
 use crate::parse;
 use crate::player::size_class::SizeClass;
 use crate::player::Rank;
@@ -311,7 +311,7 @@ fn play(
         referee: None,
         out: dir.to_path_buf(),
     };
-    let summary = arena::run(&match_args).map_err(|e| e.to_string())?;
+    let summary = r#match::run(&match_args).map_err(|e| e.to_string())?;
     let standing = &summary.tally.standings[if hoshi_black { 0 } else { 1 }];
     Ok(Cell {
         rank: ours.0,

@@ -4,6 +4,7 @@
 use super::Failure;
 use crate::board::{Board, Illegal};
 use crate::coord::{Color, Move, Point, Vertex};
+use crate::engine::Engine;
 use crate::parse;
 use std::time::Duration;
 
@@ -121,5 +122,13 @@ mod tests {
         );
         assert_eq!(point(&board, "T19"), Err(Failure::Syntax));
         assert_eq!(point(&board, "pass"), Err(Failure::Syntax));
+    }
+}
+
+/// The color an optional argument names, else the player to move.
+pub fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
+    match optional(args)? {
+        Some(text) => color(text),
+        None => Ok(engine.game().to_move()),
     }
 }

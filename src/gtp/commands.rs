@@ -6,83 +6,22 @@
 use super::args;
 use super::gogui;
 use super::input::Signals;
+use super::reply::{Failure, Reply};
 use super::Command;
-use crate::board::Illegal;
 use crate::coord::{Color, Point, PointSet, Vertex};
 use crate::engine::Engine;
 use crate::handicap::HandicapError;
 use crate::parse;
 use crate::player::clock::TimeControl;
-use crate::player::params::{Kind, ParamError};
-use crate::player::rank::RankError;
+use crate::player::params::Kind;
 use crate::player::size_class::SizeClass;
 use crate::player::Params;
 use crate::player::{self, Choice, Level, Mode};
 use crate::rules::Ruleset;
 use crate::score;
-use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Instant;
-
-/// Why a command failed. The texts are the spec's own where it has one (§6).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Failure {
-    Syntax,
-    UnknownCommand,
-    UnacceptableSize,
-    /// `illegal move`, followed by the reason a player wants to hear.
-    Illegal(Illegal),
-    CannotUndo,
-    CannotLoad,
-    Handicap(HandicapError),
-    CannotSave,
-    EmptyPoint,
-    /// A bug inside the engine (a caught panic).
-    Internal,
-    /// An input line of more than this many bytes, which is not read as a command.
-    LineTooLong(usize),
-    /// A command that needs the policy network while hoshi plays without one.
-    NoNetwork,
-    /// A command that needs the network's value while its network has no value head.
-    NoValueHead,
-    /// A tuning parameter that cannot be set (`hoshi-param`): the controller hears which
-    /// key or value was wrong and what the key takes, as `--param` says it.
-    Param(ParamError),
-    /// A rank hoshi does not play (`hoshi-rank`), with the reason.
-    Rank(RankError),
-    /// `hoshi-handicap` before the opponent's rank is known.
-    NoOpponentRank,
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Failure::Syntax => f.write_str("syntax error"),
-            Failure::UnknownCommand => f.write_str("unknown command"),
-            Failure::UnacceptableSize => f.write_str("unacceptable size"),
-            Failure::Illegal(why) => write!(f, "illegal move: {why}"),
-            Failure::CannotUndo => f.write_str("cannot undo"),
-            Failure::CannotLoad => f.write_str("cannot load file"),
-            Failure::Handicap(why) => write!(f, "{why}"),
-            Failure::CannotSave => f.write_str("cannot save file"),
-            Failure::EmptyPoint => f.write_str("vertex must not be empty"),
-            Failure::Internal => f.write_str("internal error"),
-            Failure::LineTooLong(max) => write!(f, "line too long (more than {max} bytes)"),
-            Failure::NoNetwork => f.write_str("no network (--net none)"),
-            Failure::NoValueHead => f.write_str("the network has no value head"),
-            Failure::Param(why) => write!(f, "{why}"),
-            Failure::Rank(why) => write!(f, "{why}"),
-            Failure::NoOpponentRank => {
-                f.write_str("the opponent's rank is unknown (hoshi-opponent_rank RANK)")
-            }
-        }
-    }
-}
-
-impl std::error::Error for Failure {}
-
-pub(super) type Reply = Result<String, Failure>;
 
 /// How a command is run.
 #[derive(Clone, Copy)]
@@ -319,19 +258,11 @@ fn time_left(engine: &mut Engine, args: &[String]) -> Reply {
     Ok(String::new())
 }
 
-/// The color an optional argument names, else the player to move.
-pub(super) fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
-    match args::optional(args)? {
-        Some(text) => args::color(text),
-        None => Ok(engine.game().to_move()),
-    }
-}
-
 /// `hoshi-time_budget [color]`: the seconds the player would think on the color's next
 /// move (to the millisecond), or `none` when it thinks by playouts alone; for tests and
 /// for watching the clock from a GUI.
 fn hoshi_time_budget(engine: &mut Engine, args: &[String]) -> Reply {
-    let color = color_or_to_move(engine, args)?;
+    let color = args::color_or_to_move(engine, args)?;
     Ok(engine
         .time_budget(color)
         .map_or("none".into(), |t| format!("{:.3}", t.as_secs_f64())))
@@ -340,7 +271,7 @@ fn hoshi_time_budget(engine: &mut Engine, args: &[String]) -> Reply {
 /// `hoshi-time_left [color]`: the color's clock as the engine reckons it, in `time_left`'s
 /// terms (seconds and stones), or `none` without a time limit.
 fn hoshi_time_left(engine: &mut Engine, args: &[String]) -> Reply {
-    let color = color_or_to_move(engine, args)?;
+    let color = args::color_or_to_move(engine, args)?;
     let clock = engine.clock();
     Ok(if clock.control() == TimeControl::Unlimited {
         "none".into()

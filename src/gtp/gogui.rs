@@ -8,8 +8,9 @@
 //! prefixed with `gogui-gfx:`, and `gogui-gfx: CLEAR` before the answer.
 
 use super::args;
-use super::commands::{color_or_to_move, Failure, Reply};
+use super::args::color_or_to_move;
 use super::input::Signals;
+use super::reply::{Failure, Reply};
 use crate::board::Illegal;
 use crate::coord::{Color, Geometry, Move, Vertex};
 use crate::engine::Engine;
@@ -54,7 +55,7 @@ pub fn best_moves(engine: &mut Engine, args: &[String], signals: &Signals) -> Re
     let study = study(engine, color, signals);
     Ok(picture(
         &study.moves,
-        study.playouts,
+        study.visits,
         color,
         engine.game().board().geometry(),
     )
@@ -185,7 +186,7 @@ pub fn genmove_with_live_gfx(
         if progress.elapsed() >= next {
             next = progress.elapsed() + LIVE_INTERVAL;
             let moves = progress.moves();
-            let block: String = picture(&moves, progress.playouts(), color, geometry)
+            let block: String = picture(&moves, progress.visits(), color, geometry)
                 .iter()
                 .map(|line| format!("gogui-gfx: {line}\n"))
                 .collect();
@@ -199,7 +200,7 @@ pub fn genmove_with_live_gfx(
 }
 
 /// Searches for `color` as long as a move would take, stopping early on GoGui's interrupt;
-/// the candidates found and the playouts spent.
+/// the candidates found and the visits spent.
 fn study(engine: &mut Engine, color: Color, signals: &Signals) -> Study {
     let limit = engine.thinking_time();
     let mut moves = Vec::new();
@@ -212,7 +213,7 @@ fn study(engine: &mut Engine, color: Color, signals: &Signals) -> Study {
     });
     Study {
         moves,
-        playouts: result.as_ref().map_or(0, |r| r.playouts),
+        visits: result.as_ref().map_or(0, |r| r.visits),
         ownership: result.map(|r| r.ownership),
     }
 }
@@ -221,7 +222,7 @@ fn study(engine: &mut Engine, color: Color, signals: &Signals) -> Study {
 struct Study {
     /// The candidate moves, most simulated first.
     moves: Vec<MoveInfo>,
-    playouts: u64,
+    visits: u64,
     /// The search's ownership (rows from the bottom, +1 Black), if a search ran.
     ownership: Option<Vec<f32>>,
 }
@@ -237,7 +238,7 @@ fn compact(n: u32) -> String {
 }
 
 /// The gfx directives showing a search: labels, the best line, a status text.
-fn picture(moves: &[MoveInfo], playouts: u64, color: Color, geometry: Geometry) -> Vec<String> {
+fn picture(moves: &[MoveInfo], visits: u64, color: Color, geometry: Geometry) -> Vec<String> {
     let mut lines = vec!["CLEAR".to_string()];
     let labelled: Vec<String> = moves
         .iter()
@@ -269,11 +270,11 @@ fn picture(moves: &[MoveInfo], playouts: u64, color: Color, geometry: Geometry) 
         }
         lines.push(var);
         lines.push(format!(
-            "TEXT {} {} {:.1}% ({} playouts), lead {:+.1}",
+            "TEXT {} {} {:.1}% ({} visits), lead {:+.1}",
             color.capitalized_name(),
             geometry.move_name(best.mv),
             100.0 * best.winrate,
-            playouts,
+            visits,
             best.score_lead
         ));
     }

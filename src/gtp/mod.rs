@@ -16,13 +16,15 @@ mod args;
 pub mod commands;
 mod gogui;
 mod input;
+mod reply;
 
 use crate::engine::Engine;
 use input::{Line, Lines, Signals, MAX_LINE};
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 
-pub use commands::{Failure, COMMANDS};
+pub use commands::COMMANDS;
+pub use reply::Failure;
 
 /// A command line once cleaned and split.
 #[derive(Clone, Debug, PartialEq, Eq)]

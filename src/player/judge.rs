@@ -120,7 +120,7 @@ pub fn attacked_ownership(
         ..SearchConfig::default()
     };
     let budget = Budget {
-        playouts: Some(playouts),
+        visits: Some(playouts),
         time: None,
     };
     // The default knowledge, without the network: the verdict must not change with the

@@ -209,7 +209,10 @@ impl MctsPlayer {
             }
             (None, None) => (self.rung.playouts(), clock_time),
         };
-        Budget { playouts, time }
+        Budget {
+            visits: playouts,
+            time,
+        }
     }
 
     /// The search `reg_genmove` answers from: the same position always gives the same move,
@@ -223,7 +226,7 @@ impl MctsPlayer {
             .or(self.rung.playouts())
             .unwrap_or(self.params().player.regression_playouts);
         let budget = Budget {
-            playouts: Some(playouts),
+            visits: Some(playouts),
             time: None,
         };
         let knowledge = self.playing_knowledge();
@@ -316,7 +319,7 @@ impl MctsPlayer {
         let params = self.params().player;
         let threshold = params.resign_threshold;
         let trusted = result.candidates.first().is_some_and(|c| {
-            u64::from(c.visits) >= u64::from(params.resign_min_playouts).min(result.playouts / 4)
+            u64::from(c.visits) >= u64::from(params.resign_min_playouts).min(result.visits / 4)
         });
         let points = (game.size() * game.size()) as f64;
         let young_handicap_game = game.handicap() >= 2
@@ -347,20 +350,20 @@ impl MctsPlayer {
     fn confirms_loss(&mut self, game: &Game, color: Color, result: &SearchResult) -> bool {
         let params = self.params().player;
         let playouts = u64::from(params.resign_check_playouts);
-        if result.playouts >= playouts {
+        if result.visits >= playouts {
             return true;
         }
         let knowledge = self.playing_knowledge();
         let mut check = Search::new(self.playing_config(), knowledge, self.rng.gen());
         check.set_komi_shift(0.0);
         let budget = Budget {
-            playouts: Some(playouts),
+            visits: Some(playouts),
             time: None,
         };
         let confirmed = check.run(game, color, budget, &AtomicBool::new(false));
         log::info!(
-            "resignation checked with {} playouts: {:.1}%",
-            confirmed.playouts,
+            "resignation checked with {} visits: {:.1}%",
+            confirmed.visits,
             100.0 * confirmed.winrate
         );
         confirmed.winrate < params.resign_threshold
@@ -540,12 +543,12 @@ impl Player for MctsPlayer {
             self.play_search(game, color, clock, watch)
         };
         log::info!(
-            "move {}: {} playouts in {:.2?} ({:.0}/s): best {} at {:.1}%, Black's lead {:+.1} \
+            "move {}: {} visits in {:.2?} ({:.0}/s): best {} at {:.1}%, Black's lead {:+.1} \
              (komi shift {}: {:.1}%)",
             game.move_number() + 1,
-            result.playouts,
+            result.visits,
             result.elapsed,
-            result.playouts as f64 / result.elapsed.as_secs_f64().max(1e-6),
+            result.visits as f64 / result.elapsed.as_secs_f64().max(1e-6),
             game.board().geometry().move_name(result.best),
             100.0 * result.winrate,
             result.score_lead,
@@ -734,7 +737,7 @@ mod tests {
         for (size, playouts, network) in [(19, 100, true), (9, 1_000, false), (19, 100, true)] {
             let game = Game::new(size, Ruleset::FRENCH, 7.5).unwrap();
             player.choose(&game, Color::Black, Mode::Play, &clock);
-            let searched = player.last_search().map(|r| r.playouts);
+            let searched = player.last_search().map(|r| r.visits);
             assert_eq!(searched, Some(playouts), "{size}x{size}");
             let networked = player.rung.network && player.setup.net.is_some();
             assert_eq!(networked, network, "{size}x{size}");
@@ -797,7 +800,7 @@ mod tests {
                 pv: vec![Move::Pass],
             }],
             pv: Vec::new(),
-            playouts: u64::from(moves),
+            visits: u64::from(moves),
             elapsed: Duration::ZERO,
             tree_nodes: 0,
             tree_memory: 0,

@@ -7,7 +7,7 @@
 //! calibration scales continuously, because a formula measured on one board carries to every
 //! size without a game played on it: dynamic komi's move counts and point limits scale by the
 //! board's area ([`super::dynkomi`]), and a review's playouts by its side
-//! ([`crate::cmd::review::default_playouts`]).
+//! ([`crate::cmd::analyze::default_playouts`]).
 
 use super::rank::Rank;
 use super::strength::{self, Rung};

@@ -303,7 +303,7 @@ mod tests {
             search_winrate: 0.5,
             pv: vec![infos[0].mv],
             candidates: infos,
-            playouts: 1_000,
+            visits: 1_000,
             elapsed: std::time::Duration::ZERO,
             tree_nodes: 0,
             tree_memory: 0,

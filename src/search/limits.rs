@@ -14,7 +14,7 @@ pub(super) struct Limits<'a> {
     pub started: Instant,
     pub stop: &'a AtomicBool,
     pub finished: &'a AtomicBool,
-    pub playouts: &'a AtomicU64,
+    pub visits: &'a AtomicU64,
 }
 
 impl Limits<'_> {
@@ -24,8 +24,8 @@ impl Limits<'_> {
         if self.stop.load(Relaxed) || self.finished.load(Relaxed) {
             return false;
         }
-        let n = self.playouts.fetch_add(1, Relaxed);
-        let over = self.budget.playouts.is_some_and(|limit| n >= limit)
+        let n = self.visits.fetch_add(1, Relaxed);
+        let over = self.budget.visits.is_some_and(|limit| n >= limit)
             || (n.is_multiple_of(self.params.time_check_period)
                 && (self
                     .budget
@@ -37,7 +37,7 @@ impl Limits<'_> {
                 && self.settled(tree, n));
         if over {
             self.finished.store(true, Relaxed);
-            self.playouts.fetch_sub(1, Relaxed);
+            self.visits.fetch_sub(1, Relaxed);
         }
         !over
     }
@@ -59,7 +59,7 @@ impl Limits<'_> {
             return false;
         }
         let lead = u64::from(children[0].playouts() - children[1].playouts());
-        let by_playouts = self.budget.playouts.map(|l| l.saturating_sub(done));
+        let by_playouts = self.budget.visits.map(|l| l.saturating_sub(done));
         let by_time = self.budget.time.map(|t| {
             let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
             let rate = done as f64 / elapsed;

@@ -81,7 +81,7 @@ impl Default for SearchConfig {
 /// best move can no longer change.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Budget {
-    pub playouts: Option<u64>,
+    pub visits: Option<u64>,
     pub time: Option<Duration>,
 }
 
@@ -91,9 +91,9 @@ impl Budget {
 
     /// The budget itself, or [`Budget::FALLBACK`] when it has no limit.
     pub fn bounded(self) -> Budget {
-        if self.playouts.is_none() && self.time.is_none() {
+        if self.visits.is_none() && self.time.is_none() {
             Budget {
-                playouts: None,
+                visits: None,
                 time: Some(Self::FALLBACK),
             }
         } else {
@@ -104,7 +104,7 @@ impl Budget {
     /// Half of each limit: a second look at a move must not cost a whole move's time.
     pub fn halved(self) -> Budget {
         Budget {
-            playouts: self.playouts.map(|p| (p / 2).max(1)),
+            visits: self.visits.map(|p| (p / 2).max(1)),
             time: self.time.map(|t| t / 2),
         }
     }
@@ -152,7 +152,7 @@ pub struct SearchResult {
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
     /// Simulations run by this search (not counting those reused from the previous tree).
-    pub playouts: u64,
+    pub visits: u64,
     pub elapsed: Duration,
     pub tree_nodes: usize,
     pub tree_memory: usize,
@@ -182,7 +182,7 @@ pub struct Progress<'a> {
     root: &'a Root,
     scores: &'a RootScores,
     game: &'a Game,
-    playouts: &'a AtomicU64,
+    visits: &'a AtomicU64,
     started: Instant,
 }
 
@@ -192,8 +192,8 @@ impl Progress<'_> {
     }
 
     /// Simulations run so far by this search.
-    pub fn playouts(&self) -> u64 {
-        self.playouts.load(Relaxed)
+    pub fn visits(&self) -> u64 {
+        self.visits.load(Relaxed)
     }
 
     /// Whether the tree has reached its memory cap (thinking on gains little).
@@ -203,7 +203,7 @@ impl Progress<'_> {
 
     /// The search's verdict if it stopped now.
     pub fn result(&self) -> SearchResult {
-        report::summarize(self.report(), self.playouts(), self.elapsed())
+        report::summarize(self.report(), self.visits(), self.elapsed())
     }
 
     /// [`SearchResult::ownership`] so far (each thread's last few playouts not yet in).
@@ -397,13 +397,13 @@ impl Search {
         }
         let scores = RootScores::new(&tree);
 
-        let playouts = AtomicU64::new(0);
+        let visits = AtomicU64::new(0);
         let finished = AtomicBool::new(false);
         let threads = self.config.threads.max(1);
         std::thread::scope(|scope| {
             for t in 0..threads {
                 let (tree, root, params, scores) = (&tree, &root, &self.config.params, &scores);
-                let (playouts, finished, knowledge) = (&playouts, &finished, &knowledge);
+                let (visits, finished, knowledge) = (&visits, &finished, &knowledge);
                 let seed = self.seed ^ (t as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
                 scope.spawn(move || {
                     let knowledge = knowledge.for_thread(size, seed);
@@ -414,7 +414,7 @@ impl Search {
                         started,
                         stop,
                         finished,
-                        playouts,
+                        visits,
                     };
                     while limits.another(tree, t == 0) {
                         simulate::simulate(tree, root, params, scores, &mut scratch);
@@ -429,7 +429,7 @@ impl Search {
                     root: &root,
                     scores: &scores,
                     game,
-                    playouts: &playouts,
+                    visits: &visits,
                     started,
                 };
                 while !finished.load(Relaxed) && !stop.load(Relaxed) {
@@ -448,10 +448,10 @@ impl Search {
             game,
             root: &root,
         };
-        let result = report::summarize(report, playouts.load(Relaxed), started.elapsed());
+        let result = report::summarize(report, visits.load(Relaxed), started.elapsed());
         log::debug!(
-            "search: {} playouts in {:.2?}, best {:?} at {:.1}%, {} nodes",
-            result.playouts,
+            "search: {} visits in {:.2?}, best {:?} at {:.1}%, {} nodes",
+            result.visits,
             result.elapsed,
             result.best,
             100.0 * result.winrate,

@@ -20,7 +20,7 @@ pub(super) struct Report<'a> {
 }
 
 /// The search's verdict after `playouts` simulations in `elapsed`.
-pub(super) fn summarize(report: Report<'_>, playouts: u64, elapsed: Duration) -> SearchResult {
+pub(super) fn summarize(report: Report<'_>, visits: u64, elapsed: Duration) -> SearchResult {
     let Report { tree, root, .. } = report;
     let candidates = root_moves(report);
     let best = candidates.first().map_or(Move::Pass, |c| c.mv);
@@ -35,7 +35,7 @@ pub(super) fn summarize(report: Report<'_>, playouts: u64, elapsed: Duration) ->
         search_winrate,
         pv: principal_variation(tree, report.params.pv_length),
         candidates,
-        playouts,
+        visits,
         elapsed,
         tree_nodes: tree.len(),
         tree_memory: tree.memory(),

@@ -129,7 +129,7 @@ fn search_with(
     };
     let mut search = Search::new(config, Arc::new(knowledge), 7);
     let budget = Budget {
-        playouts: Some(playouts),
+        visits: Some(playouts),
         time: None,
     };
     let result = search.run(game, Color::Black, budget, &AtomicBool::new(false));
@@ -152,16 +152,16 @@ fn a_fractional_value_backs_up_exactly_when_it_is_a_whole_number_of_units() {
     config.params.expand_after = u32::MAX;
     let mut search = Search::new(config, Arc::new(fake(|_| even_komi(0.75))), 7);
     let budget = Budget {
-        playouts: Some(600),
+        visits: Some(600),
         time: None,
     };
     let result = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
     // The search may stop early once its best move cannot be caught.
-    assert!(result.playouts > 256 && result.playouts <= 600);
+    assert!(result.visits > 256 && result.visits <= 600);
     let visits: u32 = result.candidates.iter().map(|c| c.visits).sum();
     assert_eq!(
         u64::from(visits),
-        result.playouts,
+        result.visits,
         "every simulation went through one root move"
     );
     for c in result.candidates.iter().filter(|c| c.visits > 0) {
@@ -223,7 +223,7 @@ fn the_evaluators_margin_is_the_score_lead_and_the_real_komi_is_reported() {
     let mut search = Search::new(config, Arc::new(fake(rule)), 7);
     search.set_komi_shift(-10.0);
     let budget = Budget {
-        playouts: Some(500),
+        visits: Some(500),
         time: None,
     };
     let result = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
@@ -292,7 +292,7 @@ fn a_late_source_speaks_once_at_the_root_and_a_kept_tree_keeps_its_priors() {
     // The same position again: the tree is kept, its root already had the late priors; the
     // source is asked again (for the policy analysis shows) but its prior is not added twice.
     let budget = Budget {
-        playouts: Some(1),
+        visits: Some(1),
         time: None,
     };
     let again = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
@@ -352,7 +352,7 @@ fn a_late_sources_judgement_of_a_position_is_its_nodes_prior() {
     let c3 = Move::Play(point(&game, "C3"));
     let mut search = Search::new(SearchConfig::default(), Arc::new(Judged(200.0)), 7);
     let budget = Budget {
-        playouts: Some(3_000),
+        visits: Some(3_000),
         time: None,
     };
     let result = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
@@ -445,7 +445,7 @@ fn search_puct(knowledge: WithPolicy, game: &Game, playouts: u64, threads: usize
     config.params.puct.enabled = true;
     let mut search = Search::new(config, Arc::new(knowledge), 7);
     let budget = Budget {
-        playouts: Some(playouts),
+        visits: Some(playouts),
         time: None,
     };
     search.run(game, Color::Black, budget, &AtomicBool::new(false))
@@ -472,8 +472,8 @@ fn puct_tries_the_policys_move_first_and_leaves_it_when_the_evaluator_disagrees(
     }
     // Where the policy and the evaluator agree, the search hardly looks elsewhere.
     let agreed = search_puct(knowledge(c3), &game, 1_000, 1);
-    let share = f64::from(find(&agreed, Move::Play(c3)).visits) / agreed.playouts as f64;
-    assert!(share > 0.9, "{share} of {} simulations", agreed.playouts);
+    let share = f64::from(find(&agreed, Move::Play(c3)).visits) / agreed.visits as f64;
+    assert!(share > 0.9, "{share} of {} simulations", agreed.visits);
 }
 
 #[test]
@@ -489,7 +489,7 @@ fn a_root_limited_to_some_moves_chooses_and_reports_only_those() {
     };
     let mut search = Search::new(config, Arc::new(fake(c3_wins)), 7);
     let budget = Budget {
-        playouts: Some(2_000),
+        visits: Some(2_000),
         time: None,
     };
     // C3 is the move the evaluator rewards, and it is not seen.

@@ -376,7 +376,7 @@ fn pondering_stops_at_once_for_the_next_command() {
     engine.send(&format!("2 name\n3 play w {white}\n4 genmove b\n"));
     assert_eq!(engine.answer(), ["=2 hoshi"]);
     assert!(
-        engine.logged("pondered ").contains(" playouts in "),
+        engine.logged("pondered ").contains(" visits in "),
         "the pondering ends, with its playouts counted"
     );
     assert_eq!(engine.answer(), ["=3"]);

@@ -7,8 +7,10 @@
 use crate::common;
 
 use clap::Parser;
-use hoshi::cmd::arena::stats::{elo, wilson, Z95};
-use hoshi::cmd::arena::{self, results, Handicap, Header, MatchArgs, Played, Row, Summary, Tally};
+use hoshi::cmd::r#match::stats::{elo, wilson, Z95};
+use hoshi::cmd::r#match::{
+    self as arena, results, Handicap, Header, MatchArgs, Played, Row, Summary, Tally,
+};
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::rules::Ruleset;
@@ -585,7 +587,7 @@ fn silence_past_the_move_timeout_loses_on_time() {
 
 #[test]
 fn clocks_are_read_like_gogui_twogtp_in_seconds() {
-    use hoshi::cmd::arena::parse_clock;
+    use hoshi::cmd::r#match::parse_clock;
     use hoshi::player::clock::TimeControl;
     let secs = Duration::from_secs_f64;
     assert_eq!(
@@ -648,7 +650,7 @@ fn clocks_are_announced_and_told_before_every_move() {
         &s.fake("name=timed clock=1 1=C3 2=D4"),
         &s.fake("name=untimed clock=1 1=C4 2=D3"),
     );
-    args.clock = Some(hoshi::cmd::arena::parse_clock("30+10/5").expect("clock"));
+    args.clock = Some(hoshi::cmd::r#match::parse_clock("30+10/5").expect("clock"));
     args.white_clock = Some(hoshi::player::clock::TimeControl::Unlimited);
     let row = only_row(&run(&args)).clone();
     // Two stones each in an unsettled crosscut: the count is whatever the dead-stone judge
@@ -686,7 +688,7 @@ fn a_move_longer_than_the_clock_loses_on_time() {
         &s.fake("name=slow clock=1 1=sleep0.3:C3 2=sleep0.6:D4"),
         &s.fake("name=quick 1=C4"),
     );
-    args.black_clock = Some(hoshi::cmd::arena::parse_clock("0.7").expect("clock"));
+    args.black_clock = Some(hoshi::cmd::r#match::parse_clock("0.7").expect("clock"));
     let summary = run(&args);
     let row = only_row(&summary);
     assert_eq!((row.result.to_string().as_str(), row.moves), ("W+T", 2));
@@ -711,7 +713,7 @@ fn a_move_longer_than_the_clock_loses_on_time() {
 fn a_silent_engine_is_stopped_by_its_clock_not_the_move_timeout() {
     let s = Scratch::new("clock-silent");
     let mut args = s.args(&s.fake("name=sleeper 1=silent"), &s.fake("name=passer"));
-    args.clock = Some(hoshi::cmd::arena::parse_clock("0.5").expect("clock"));
+    args.clock = Some(hoshi::cmd::r#match::parse_clock("0.5").expect("clock"));
     args.move_timeout = Duration::from_secs(1000);
     let summary = run(&args);
     let row = only_row(&summary);
@@ -733,7 +735,7 @@ fn canadian_overtime_gives_a_new_period_after_its_stones() {
         &s.fake("name=overtime clock=1 1=sleep0.5:C3 2=sleep0.5:D4 3=sleep0.5:B2"),
         &s.fake("name=quick 1=C4 2=D3 3=B4"),
     );
-    args.black_clock = Some(hoshi::cmd::arena::parse_clock("0.2+1/2").expect("clock"));
+    args.black_clock = Some(hoshi::cmd::r#match::parse_clock("0.2+1/2").expect("clock"));
     let summary = run(&args);
     let row = only_row(&summary);
     assert!(!row.reason.contains("time"), "{}", row.reason);

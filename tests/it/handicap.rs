@@ -151,7 +151,7 @@ fn white_plays_for_the_win_with_komi_and_the_handicap_bonus() {
         assert_eq!(g.handicap(), 6);
         assert_eq!(g.score(&Default::default()).result().to_string(), result);
         let budget = Budget {
-            playouts: Some(200),
+            visits: Some(200),
             time: None,
         };
         let mut search = Search::new(SearchConfig::default(), Arc::new(Standard::default()), 1);

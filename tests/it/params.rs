@@ -115,7 +115,7 @@ fn unknown_keys_and_bad_values_are_refused_and_change_nothing() {
 /// 1,000 playouts from the empty 9x9 board with `engine`'s settings; the nodes of the tree.
 fn tree_nodes_after_thinking(engine: &mut Engine) -> usize {
     engine
-        .think(Color::Black, &mut |p| p.playouts() < 1_000)
+        .think(Color::Black, &mut |p| p.visits() < 1_000)
         .expect("the player searches")
         .tree_nodes
 }
@@ -144,7 +144,7 @@ fn a_parameter_set_through_gtp_reaches_the_search() {
 fn the_expansion_threshold_bounds_the_tree() {
     let game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
     let budget = Budget {
-        playouts: Some(1_000),
+        visits: Some(1_000),
         time: None,
     };
     let nodes = |expand_after: u32| {

@@ -218,7 +218,7 @@ fn analysis_priors_are_the_networks_probabilities() {
         &game,
         hoshi::coord::Color::Black,
         Budget {
-            playouts: Some(3000),
+            visits: Some(3000),
             time: None,
         },
         &mut |progress| {
@@ -255,7 +255,7 @@ fn reported_win_rates_leave_the_network_prior_out() {
     };
     let mut search = Search::new(config, networked(), 7);
     let budget = Budget {
-        playouts: Some(100),
+        visits: Some(100),
         time: None,
     };
     let result = search.run(

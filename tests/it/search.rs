@@ -16,7 +16,7 @@ use std::sync::Arc;
 fn search(game: &Game, color: Color, playouts: u64, config: SearchConfig) -> SearchResult {
     let mut search = Search::new(config, Arc::new(Standard::default()), 1);
     let budget = Budget {
-        playouts: Some(playouts),
+        visits: Some(playouts),
         time: None,
     };
     search.run(game, color, budget, &AtomicBool::new(false))
@@ -63,7 +63,7 @@ fn saves_its_own_chain_from_atari() {
     );
     assert_eq!(game.board().liberty_count(point(&game, "D4")), 1);
     let budget = Budget {
-        playouts: Some(3000),
+        visits: Some(3000),
         time: None,
     };
     let bests: Vec<Move> = (1..=10)
@@ -122,7 +122,7 @@ fn root_moves_respect_superko_even_with_a_reused_tree() {
     let knowledge = Arc::new(Standard::new(params, None, false));
     let mut search = Search::new(SearchConfig::default(), knowledge, 3);
     let budget = Budget {
-        playouts: Some(2000),
+        visits: Some(2000),
         time: None,
     };
     let stop = AtomicBool::new(false);
@@ -166,7 +166,7 @@ fn a_tree_is_never_reused_for_the_other_player() {
     );
     let mut search = Search::new(SearchConfig::default(), Arc::new(Standard::default()), 5);
     let budget = Budget {
-        playouts: Some(3000),
+        visits: Some(3000),
         time: None,
     };
     let stop = AtomicBool::new(false);
@@ -194,7 +194,7 @@ fn ownership_is_row_major_from_the_bottom_row_and_the_lead_includes_komi() {
     );
     let result = search(&game, Black, 200, SearchConfig::default());
     assert_eq!(result.best, Move::Pass);
-    assert!(result.playouts > 0);
+    assert!(result.visits > 0);
     let mut expected = vec![1.0f32; 15];
     expected.extend([-1.0; 10]);
     assert_eq!(result.ownership, expected);
@@ -231,7 +231,7 @@ fn a_komi_shift_changes_the_trees_count_and_not_the_reported_one() {
         Black,
     );
     let budget = Budget {
-        playouts: Some(200),
+        visits: Some(200),
         time: None,
     };
     let stop = AtomicBool::new(false);
@@ -257,7 +257,7 @@ fn a_komi_shift_changes_the_trees_count_and_not_the_reported_one() {
 fn a_tree_is_kept_across_a_small_komi_shift_only() {
     let game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
     let budget = Budget {
-        playouts: Some(500),
+        visits: Some(500),
         time: None,
     };
     let stop = AtomicBool::new(false);

@@ -25,7 +25,7 @@ use crate::score::GameResult;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-/// A finished game, as the arena records it.
+/// A finished game, as the match records it.
 #[derive(Clone, Debug)]
 pub struct Played {
     /// The moves played, all legal (a forfeited move is not in it).

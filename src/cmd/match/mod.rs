@@ -17,8 +17,8 @@
 //! [`Summary`] and printed by [`command`].
 //!
 //! Wiring into the `hoshi` command line is one variant and one line:
-//! `Match(hoshi::cmd::arena::MatchArgs)` in a `#[derive(Subcommand)]` enum, and
-//! `Some(Sub::Match(args)) => hoshi::cmd::arena::command(&args)` in `main`.
+//! `Match(hoshi::cmd::r#match::MatchArgs)` in a `#[derive(Subcommand)]` enum, and
+//! `Some(Sub::Match(args)) => hoshi::cmd::r#match::command(&args)` in `main`.
 
 mod command_line;
 mod counting;

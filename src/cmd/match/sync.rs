@@ -1,4 +1,4 @@
-//! Keeping a GTP program in step with the game the arena referees: the setup every game
+//! Keeping a GTP program in step with the game the match referees: the setup every game
 //! starts with (board size, rules, komi, handicap, as gogui-twogtp and kgsGtp send them)
 //! and the moves. Used for both players and for a GTP referee.
 
@@ -102,7 +102,7 @@ pub fn prepare(program: &mut Program, settings: &MatchSettings) -> Result<(), Pr
 }
 
 /// `time_settings` for the program's clock, when it has one and the program lists the
-/// command (a refusal is only logged: the arena keeps the clock either way).
+/// command (a refusal is only logged: the match keeps the clock either way).
 pub fn announce_clock(program: &mut Program, control: TimeControl) -> Result<(), ProgramError> {
     match control.to_gtp() {
         Some((main, period, stones)) if program.knows("time_settings") => {
@@ -135,7 +135,7 @@ pub fn tell_time_left(
 /// Tells the rules through `hoshi-rules` (every preset) or `kgs-rules` (the four KGS
 /// knows); a program with neither plays by its own rules, which its command line sets
 /// (GNU Go's `--chinese-rules`, Pachi's `-r`), and a refusal is not held against it: the
-/// arena's referee decides what is legal either way.
+/// match's referee decides what is legal either way.
 fn announce_rules(program: &mut Program, rules: Ruleset) -> Result<(), ProgramError> {
     if program.knows("hoshi-rules") {
         return offer(program, &format!("hoshi-rules {}", rules.name));

@@ -265,7 +265,7 @@ impl Plan {
         };
         Plan {
             budget: Budget {
-                playouts,
+                visits: playouts,
                 time: args.time,
             },
             threads: args.threads.map_or_else(
@@ -279,7 +279,7 @@ impl Plan {
     /// The settings in one line, for the log and the root comment (with the seed, so that
     /// a review can be repeated).
     fn describe(&self, game: &Game) -> String {
-        let budget = match (self.budget.playouts, self.budget.time) {
+        let budget = match (self.budget.visits, self.budget.time) {
             (Some(n), _) => format!("{n} playouts"),
             (None, Some(t)) => format!("{} s", t.as_secs_f64()),
             (None, None) => "no limit".into(),

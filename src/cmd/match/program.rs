@@ -1,6 +1,6 @@
 //! A GTP engine run as a child process: commands go to its stdin, answers come back from
 //! its stdout through a reader thread and a channel, so that every wait has a deadline.
-//! The arena must never hang, whatever the engine does (answer nothing, answer forever,
+//! `hoshi match` must never hang, whatever the engine does (answer nothing, answer forever,
 //! print junk, exit): a silent engine is killed when its time is up, and a reader thread
 //! left blocked on a pipe that some grandchild still holds open is never joined.
 //!
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 /// The longest line kept from an engine; longer output is cut into pieces of this size
 /// (an engine that writes megabytes without a line break is broken, and must not make the
-/// arena run out of memory).
+/// match run out of memory).
 const MAX_LINE: u64 = 1 << 20;
 
 /// How long a program that was asked to quit may take to exit before it is killed.
@@ -114,7 +114,7 @@ impl Program {
     }
 
     /// Sends `command` and waits for its answer, at most `limit`. On a fault the program
-    /// is killed: it is out of step with the arena and cannot be trusted any more.
+    /// is killed: it is out of step with the match and cannot be trusted any more.
     pub fn ask_within(&mut self, command: &str, limit: Duration) -> Result<Answer, Fault> {
         log::debug!("to engine: {command}");
         let outcome = self.send(command).and_then(|()| self.answer(limit));
