@@ -88,6 +88,14 @@ pub fn color_and_move(board: &Board, c: &str, v: &str) -> Result<(Color, Move), 
     Ok((color(c)?, play(board, v)?))
 }
 
+/// The color an optional argument names, else the player to move.
+pub fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
+    match optional(args)? {
+        Some(text) => color(text),
+        None => Ok(engine.game().to_move()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,13 +130,5 @@ mod tests {
         );
         assert_eq!(point(&board, "T19"), Err(Failure::Syntax));
         assert_eq!(point(&board, "pass"), Err(Failure::Syntax));
-    }
-}
-
-/// The color an optional argument names, else the player to move.
-pub fn color_or_to_move(engine: &Engine, args: &[String]) -> Result<Color, Failure> {
-    match optional(args)? {
-        Some(text) => color(text),
-        None => Ok(engine.game().to_move()),
     }
 }

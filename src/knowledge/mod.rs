@@ -8,7 +8,7 @@
 //!   [`KnowledgeParams`].
 //! * A [`LeafEvaluator`] says who is winning at a leaf of the tree: the playouts
 //!   ([`playout`]), the network's value, score and ownership ([`network::NetworkValue`]) or
-//!   a mix of the playouts and the value ([`network::Mix`]).
+//!   a mix of the playouts and the value ([`standard::Mix`]).
 //!
 //! The search sees only these traits and a [`Knowledge`], the factory it is given, which
 //! makes one set of them for each search thread ([`ThreadKnowledge`]): it never knows which

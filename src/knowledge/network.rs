@@ -1,10 +1,8 @@
 //! The knowledge a network gives, through `net`'s one interface: its policy as a prior
-//! ([`NetworkPrior`]), its judgement of the leaves ([`NetworkValue`]: winning chances, and
-//! where it has the heads the score lead and ownership), and the value mixed with a playout
-//! ([`Mix`]).
+//! ([`NetworkPrior`]) and its judgement of the leaves ([`NetworkValue`]: winning chances,
+//! and where it has the heads the score lead and ownership).
 
 use super::params::NetPrior;
-use super::standard::Playouts;
 use super::{Evaluation, Leaf, LeafEvaluator, Position, Prior, PriorSource, Timing};
 use crate::coord::{Color, Move};
 use crate::net::{Evaluator, Output};
@@ -112,9 +110,9 @@ impl NetworkValue {
         }
     }
 
-    /// The network's chances for Black by the search's komi and by the real one; its
-    /// outputs (the last by the real komi) are left in `self.outputs`.
-    fn chances(&mut self, leaf: &Leaf<'_>) -> (f64, f64) {
+    /// The network's chances for Black at `leaf` by the search's komi and by the real one,
+    /// nothing added to the leaf's tally (a mix with a playout counts the playout's end).
+    pub fn chances(&mut self, leaf: &Leaf<'_>) -> (f64, f64) {
         self.recent.clear();
         self.recent.extend(leaf.recent(self.history));
         let position = Position {
@@ -173,28 +171,6 @@ impl LeafEvaluator for NetworkValue {
 
     fn is_deterministic(&self) -> bool {
         true
-    }
-}
-
-/// The network's value and a playout together (AlphaGo's mix): `share` of the network's,
-/// the rest the playout's; the playout's margin, ownership and stones as they are.
-pub struct Mix {
-    pub network: NetworkValue,
-    pub playouts: Playouts,
-    pub share: f64,
-}
-
-impl LeafEvaluator for Mix {
-    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
-        // The network first: the playout plays on the leaf's board.
-        let (network_search, network_real) = self.network.chances(leaf);
-        let played = self.playouts.evaluate(leaf);
-        let mix = |n: f64, p: f64| self.share * n + (1.0 - self.share) * p;
-        Evaluation {
-            black_search: mix(network_search, played.black_search),
-            black_real: mix(network_real, played.black_real),
-            black_margin: played.black_margin,
-        }
     }
 }
 

@@ -156,15 +156,18 @@ impl PriorWeights {
 /// pays at most a tenth of its work for it, and only nodes the search came back to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NetPrior {
-    /// Virtual wins for a move of probability 1 (Pachi's `dcnn_eqex`). 250 against 100
-    /// won 15 of 20 games on 19x19 (3,000 playouts a move): the network's choices are worth
-    /// more than the hand-made priors' 10 to 30 games, and a move it gives 10% still gets 79
-    /// wins, so that the search starts on the moves a strong player would consider.
+    /// Virtual wins for a move of probability 1 (Pachi's `dcnn_eqex`). The network's choices
+    /// are worth more than the hand-made priors' 10 to 30 games: 250 beat 100 in a match on
+    /// 19x19 at equal playouts, where the opening is the network's to choose, and was no
+    /// worse on 9x9 (docs/benchmarks.md, "Tuning the network prior: `net_games`"). A move it
+    /// gives 10% still gets 79 wins, so that the search starts on the moves a strong player
+    /// would consider.
     pub games: f64,
     /// Simulations an inner node needs before the network evaluates its position.
     pub after: u32,
     /// The smallest board the network is used on. It learned from 19×19 games, yet it
-    /// helps on 9×9 too: with it against without, 57 of 80 games (71%, 0.5 s a move).
+    /// helps on 9×9 too: with it, the search beat itself without it in a match at equal time
+    /// (0.5 s a move; docs/benchmarks.md, "9x9 with and without the policy network").
     pub min_size: usize,
     /// The smallest probability that earns a move the network's prior: below 0.1% a move
     /// gets at most 8 of [`NetPrior::games`]' virtual wins, noise beside the hand-made

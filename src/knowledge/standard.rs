@@ -1,8 +1,8 @@
 //! The knowledge hoshi plays with: [`Standard`], made from [`KnowledgeParams`] and a
-//! network, and its two network-free parts, the hand-made priors ([`HandMade`]) and the
-//! playouts ([`Playouts`]).
+//! network, its two network-free parts, the hand-made priors ([`HandMade`]) and the
+//! playouts ([`Playouts`]), and the mix of a playout and the network's value ([`Mix`]).
 
-use super::network::{Mix, NetworkPrior, NetworkValue};
+use super::network::{NetworkPrior, NetworkValue};
 use super::params::{KnowledgeParams, PriorWeights};
 use super::playout::{self, PlayoutPolicy};
 use super::priors::Priors;
@@ -183,5 +183,27 @@ impl LeafEvaluator for Playouts {
             (leaf.komi, leaf.search_komi),
             leaf.tally,
         )
+    }
+}
+
+/// The network's value and a playout together (AlphaGo's mix): `share` of the network's,
+/// the rest the playout's; the playout's margin, ownership and stones as they are.
+pub struct Mix {
+    pub network: NetworkValue,
+    pub playouts: Playouts,
+    pub share: f64,
+}
+
+impl LeafEvaluator for Mix {
+    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
+        // The network first: the playout plays on the leaf's board.
+        let (network_search, network_real) = self.network.chances(leaf);
+        let played = self.playouts.evaluate(leaf);
+        let mix = |n: f64, p: f64| self.share * n + (1.0 - self.share) * p;
+        Evaluation {
+            black_search: mix(network_search, played.black_search),
+            black_real: mix(network_real, played.black_real),
+            black_margin: played.black_margin,
+        }
     }
 }

@@ -16,10 +16,13 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::Hasher;
 use std::sync::{Arc, Mutex};
 
+/// One slot of the table: the key of the output it holds, and the output.
+type Slot = Mutex<Option<(u64, Arc<Output>)>>;
+
 /// A table of whole outputs shared by the threads of a search and kept from one search to
 /// the next.
 pub struct Cache {
-    slots: Vec<Mutex<Option<(u64, Arc<Output>)>>>,
+    slots: Vec<Slot>,
 }
 
 impl Cache {
@@ -79,7 +82,7 @@ impl Cache {
         *slot = Some((key, Arc::clone(output)));
     }
 
-    fn slot(&self, key: u64) -> &Mutex<Option<(u64, Arc<Output>)>> {
+    fn slot(&self, key: u64) -> &Slot {
         // The low bits pick the slot; `key` is a hash, so they are as good as any.
         &self.slots[(key % self.slots.len() as u64) as usize]
     }

@@ -132,7 +132,8 @@ pub struct DynamicKomi {
     /// Move by which Black's shift has faded, on 19x19.
     pub taking_moves: f64,
     /// Whether one-sided games shift the komi (situational komi). Off: on against off in
-    /// even self-play won 20 of 40 on 9x9 and 5 of 10 on 19x19 (docs/benchmarks.md).
+    /// even self-play came out even on 9x9 and on 19x19, and it stays off until a match
+    /// shows a gain (docs/benchmarks.md, "Situational komi in even games").
     pub situational: bool,
     /// Win rate above which the player concedes a step more.
     pub high: f64,

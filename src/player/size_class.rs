@@ -7,7 +7,7 @@
 //! calibration scales continuously, because a formula measured on one board carries to every
 //! size without a game played on it: dynamic komi's move counts and point limits scale by the
 //! board's area ([`super::dynkomi`]), and a review's playouts by its side
-//! ([`crate::cmd::analyze::default_playouts`]).
+//! (`hoshi analyze`'s `default_playouts`).
 
 use super::rank::Rank;
 use super::strength::{self, Rung};
@@ -30,7 +30,7 @@ pub struct SizeClass {
     /// it beat GNU Go level 10; on 19x19 they search with it, since without it even 400
     /// playouts spread over the whole board and crawl on the first line. The other rungs
     /// are placed by the handicap chain of `hoshi calibrate` (docs/benchmarks.md, "Ranks by
-    /// point loss").
+    /// point loss (2026-12-03)").
     pub rungs: &'static [Rung],
     /// The time expert (and analysis) thinks a move when neither a clock nor `--time` says
     /// otherwise: Sabaki and gogui-twogtp send no clock, and a GUI's user waits for the
@@ -66,7 +66,8 @@ impl FairGame {
 
 /// Beginner's rank: a name for the rung of the ladders at 10k.
 pub const BEGINNER: Rank = Rank::kyu(10);
-/// Intermediate's rank: 11 of 20 against GNU Go level 10 on 19x19.
+/// Intermediate's rank: 7k, the KGS rating of GNU Go 3.8 level 10, which intermediate plays
+/// even on 19x19 (docs/benchmarks.md, "Ranks by point loss (2026-12-03)").
 pub const INTERMEDIATE: Rank = Rank::kyu(7);
 
 /// 9x9: every rank up to intermediate searches 1,000 playouts without the network, and
@@ -74,14 +75,17 @@ pub const INTERMEDIATE: Rank = Rank::kyu(7);
 /// draw at a temperature: a steady loss keeps a head start, so that a stone means on this
 /// board what the table says (docs/design.md, "Ranks"). Each rung of 25k to 1k takes one
 /// stone (Black, komi 0.5) from the rung six ranks up and wins about half; 30k loses to
-/// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss"). 6d is 1k's
-/// draw at 3,000 playouts: 1k taking a stone from it won 17 of 40. Strength is steep here
-/// (against 2,000 playouts 11 of 20, 4,000 7, 6,000 1: docs/benchmarks.md, "Dan links").
-/// 8d is the same draw at 4,000 playouts (2d taking a stone from it won 16 of 40, 1d from
-/// 7d 17 of 40); read toward expert's playouts instead, 7d and 8d were too strong (1d
-/// taking a stone from 7d won 4 of 20, 2d from 8d 2 of 20). Expert is beyond the scale:
-/// 1k taking two stones, twelve ranks by the table, won 1 of 20, so it is named the
-/// scale's top, 9d.
+/// 25k and beats random moves (docs/benchmarks.md, "Ranks by point loss (2026-12-03)"). 6d
+/// is 1k's draw at 3,000 playouts: 1k taking a stone from it is about even. Strength is
+/// steep here (1k's wins against its own settings at more playouts fall fast from 2,000 to
+/// 6,000), so the dan rungs count playouts set by such probes (docs/benchmarks.md, "Dan links,
+/// 13x13's expert, and the anchors at a handicap on 19x19 (2026-12-03)"). 8d is the same
+/// draw at 4,000 playouts (2d taking a stone from it, and 1d from 7d, are about even); read
+/// toward expert's playouts instead, 7d and 8d were too strong, their weaker rank winning
+/// few games (docs/benchmarks.md, "8d rungs on the small boards, 5d:7d on 19x19, and Pachi
+/// at the small boards' dan ranks (2026-12-03)"). Expert is beyond the scale: 1k taking two
+/// stones, twelve ranks by the table, hardly ever won, so it is named the scale's top, 9d
+/// (docs/benchmarks.md, "The top of the scale (2026-12-03)").
 const LADDER_9: [Rung; 10] = [
     Rung::counted(Rank::kyu(30), 1_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(25), 1_000, false, 0.0, 1.0).losing(1.8),
@@ -97,11 +101,15 @@ const LADDER_9: [Rung; 10] = [
 
 /// 13x13: the same kind of ladder at intermediate's 2,000 playouts, a rung each five
 /// ranks (two stones by the table), from 27k up to 7k; 1k reads twice as much, and 5d is
-/// 1k's draw at 10,000 playouts (1k taking two stones won 13 of 20 against 8,000 and 7 of
-/// 20 against 12,000, and 22 of 40 against 10,000: docs/benchmarks.md, "Dan links"), and
-/// 8d the same draw at 17,000 (3d taking two stones from it won 20 of 40; from 8d read
-/// toward expert's playouts, 2 of 10). Expert is beyond the scale, as on 9x9: 2k taking four
-/// stones won none of 10. It is named the top, 9d.
+/// 1k's draw at 10,000 playouts (1k taking two stones won more than half against 8,000,
+/// less against 12,000, and about half against 10,000: docs/benchmarks.md, "Dan links,
+/// 13x13's expert, and the anchors at a handicap on 19x19 (2026-12-03)"), and 8d the same
+/// draw at 17,000 (3d taking two stones from it is about even; from 8d read toward expert's
+/// playouts, it won few games: docs/benchmarks.md, "8d rungs on the small boards, 5d:7d on
+/// 19x19, and Pachi at the small boards' dan ranks (2026-12-03)"). Expert is beyond the
+/// scale, as on 9x9: 2k taking four stones never won (docs/benchmarks.md, "Dan links,
+/// 13x13's expert, and the anchors at a handicap on 19x19 (2026-12-03)"). It is named the
+/// top, 9d.
 const LADDER_13: [Rung; 10] = [
     Rung::counted(Rank::kyu(30), 2_000, false, 0.0, 1.0).losing(8.0),
     Rung::counted(Rank::kyu(27), 2_000, false, 0.0, 1.0).losing(1.85),
@@ -118,12 +126,14 @@ const LADDER_13: [Rung; 10] = [
 /// 19x19: up to beginner 200 playouts with the network, giving away points a move as on
 /// the small boards; the weakest ranks also see only some of the moves. 12k takes five
 /// stones from intermediate, 21k nine from 12k and 30k nine from 21k, intermediate three
-/// from 4k and seven from 1d, each about even (docs/benchmarks.md, "Ranks by point loss").
-/// Expert, at its 6 s a move, gives 1d eight stones and wins 14 of 20, so it
-/// is 9d, the top of the scale, or a little above; the ranks between read toward its
-/// playouts (docs/benchmarks.md, "The top of the scale"): 1d taking two stones from 3d
-/// won 28 of 60, 3d taking two from 5d 11 of 20 ("Dan links"), 5d taking two from 7d 8 of
-/// 20 ("8d rungs on the small boards").
+/// from 4k and seven from 1d, each about even (docs/benchmarks.md, "Ranks by point loss
+/// (2026-12-03)"). Expert, at its 6 s a move, gives 1d eight stones and still wins most
+/// games, so it is 9d, the top of the scale, or a little above; the ranks between read
+/// toward its playouts (docs/benchmarks.md, "The top of the scale (2026-12-03)"), and each
+/// link of two stones between them is about even: 1d taking two from 3d and 3d from 5d
+/// (docs/benchmarks.md, "Dan links, 13x13's expert, and the anchors at a handicap on 19x19
+/// (2026-12-03)"), 5d from 7d (docs/benchmarks.md, "8d rungs on the small boards, 5d:7d on
+/// 19x19, and Pachi at the small boards' dan ranks (2026-12-03)").
 const LADDER_19: [Rung; 8] = [
     Rung::counted(Rank::kyu(30), 200, true, 0.0, 0.55).losing(10.0),
     Rung::counted(Rank::kyu(21), 200, true, 0.0, 1.0).losing(10.0),
