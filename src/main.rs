@@ -69,8 +69,10 @@ struct Cli {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
 
-    /// Playouts per move, overriding the level's budget.
-    #[arg(long)]
+    /// Visits (simulations through the tree) per move, overriding the level's budget; with
+    /// the playouts at the leaves, as by default, each visit plays one. `--visits` is the
+    /// same option.
+    #[arg(long, alias = "visits")]
     playouts: Option<u64>,
 
     /// Seconds per move, overriding the level's budget and the clock's share of its time

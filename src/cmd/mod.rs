@@ -1,5 +1,5 @@
 //! The subcommands beside GTP, each in the module of its name: `hoshi match`
-//! ([`r#match`]: games between two GTP engines), `hoshi analyze` ([`analyze`]: a game
+//! (`r#match`: games between two GTP engines), `hoshi analyze` ([`analyze`]: a game
 //! searched move by move, written back as SGF),
 //! `hoshi dataset` ([`dataset`]: strong players' games as training positions for the policy
 //! network) and `hoshi selfplay` ([`selfplay`]: hoshi's games against itself, with its

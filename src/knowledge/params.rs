@@ -42,7 +42,7 @@ impl Default for KnowledgeParams {
 /// needs many real simulations to be overturned (progressive bias).
 ///
 /// The policy network's prior is mixed in beside them with weights of its own
-/// ([`NetPrior`], the sibling field [`Params::net`]).
+/// ([`NetPrior`], the sibling field [`KnowledgeParams::net`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PriorWeights {
     /// Games at value 0.5 every move starts with (michi's `PRIOR_EVEN`): the inertia that

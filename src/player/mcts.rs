@@ -456,7 +456,7 @@ fn cleanup_points(game: &Game, color: Color, params: &Params) -> Vec<Point> {
 /// business left is the dead stones: the capturing move the search simulated most (a losing
 /// search would rather invade, a winning one fill its own area). When he played on, the
 /// search's best move if a capturing move is clearly worse (an answer to his threat), else
-/// that capturing move ("clearly": by more than `slack`, [`Params::cleanup_slack`]). Never
+/// that capturing move ("clearly": by more than `slack`, [`super::params::PlayerParams::cleanup_slack`]). Never
 /// a pass while `targets` remain.
 fn cleanup_choice(
     result: &SearchResult,

@@ -43,7 +43,7 @@ pub struct PlayerParams {
     pub point_loss: Option<f64>,
     /// The win rate under which a move counts as hopeless, towards resigning
     /// (`--resign-threshold`); 0 never resigns. 10% as Leela Zero's default: a search that
-    /// sees one chance in ten has usually seen a loss, and [`Params::resign_moves`] in a
+    /// sees one chance in ten has usually seen a loss, and [`PlayerParams::resign_moves`] in a
     /// row make sure.
     pub resign_threshold: f64,
     /// Moves in a row whose win rate must stay under the resign threshold before
@@ -571,5 +571,27 @@ mod tests {
         params.set("rave_equivalence", "2500").unwrap();
         assert_eq!(params.get("rave_equivalence").unwrap(), "2500");
         assert_eq!(params.search.rave_equivalence, 2500.0);
+    }
+
+    /// `sight` and `point_loss` are left to the rank until set, list 0 while they are, and
+    /// give it back with 0; a negative value is refused.
+    #[test]
+    fn a_knob_left_to_the_rank_is_set_and_given_back() {
+        let mut params = Params::default();
+        assert_eq!(params.player.sight, None);
+        assert_eq!(params.get("sight").unwrap(), "0");
+        params.set("sight", "0.5").unwrap();
+        assert_eq!(params.player.sight, Some(0.5));
+        assert_eq!(params.get("sight").unwrap(), "0.5");
+        assert!(params.set("sight", "1.5").is_err());
+        assert!(params.set("point_loss", "-2").is_err());
+        params.set("point_loss", "2.5").unwrap();
+        assert_eq!(params.player.point_loss, Some(2.5));
+        params.set("sight", "0").unwrap();
+        assert_eq!(params.player.sight, None);
+        assert_eq!(
+            params.set("point_loss", "x").unwrap_err().to_string(),
+            "point_loss takes 0 (left to the rank) or a number above 0, not \"x\""
+        );
     }
 }

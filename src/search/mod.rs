@@ -156,16 +156,18 @@ pub struct SearchResult {
     pub elapsed: Duration,
     pub tree_nodes: usize,
     pub tree_memory: usize,
-    /// For each vertex, the share of this search's playouts that ended with Black owning it
-    /// minus the share with White owning it (area ownership as the count sees it: a stone,
-    /// or an empty point touching one color only), in [-1, 1]. Row-major from the bottom:
-    /// index = row * size + column, row 0 = the bottom row (GTP row 1), column 0 = column A.
-    /// All zero when no playout ran.
+    /// For each vertex, Black's ownership averaged over this search's judged ends, in
+    /// [-1, 1]: a playout's final board counts +1 where Black owns the point and -1 where
+    /// White does (area ownership as the count sees it: a stone, or an empty point touching
+    /// one color only); a leaf evaluator with an ownership head counts its fractions.
+    /// Row-major from the bottom: index = row * size + column, row 0 = the bottom row (GTP
+    /// row 1), column 0 = column A. All zero when no end said who owns what.
     pub ownership: Vec<f32>,
-    /// Black's expected final margin over this search's playouts, komi and the handicap
-    /// bonus included (positive: Black ahead); 0 when no playout ran. Counted by area, as
-    /// the playouts count, whatever the rules (territory scoring differs by the prisoners
-    /// and the parity of dame, a point or two in a finished game).
+    /// Black's expected final margin over this search's ends that gave one (a playout's
+    /// count, or a leaf evaluator's score lead), komi and the handicap bonus included
+    /// (positive: Black ahead); 0 when none did. Counted by area, as the playouts count,
+    /// whatever the rules (territory scoring differs by the prisoners and the parity of
+    /// dame, a point or two in a finished game).
     pub score_lead: f64,
 }
 

@@ -338,11 +338,11 @@ fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
     use hoshi::player::{MctsPlayer, Setup};
 
     let mut game = diagram(&LONE_DEAD_STONES, rules, Color::White);
-    let overrides = Setup {
+    let setup = Setup {
         playouts: Some(300),
         ..Setup::default()
     };
-    let mut player = MctsPlayer::new(overrides, 7);
+    let mut player = MctsPlayer::new(setup, 7);
     let mut black_moves = Vec::new();
     for _ in 0..10 {
         common::play(&mut game, Color::White, "pass");
@@ -409,11 +409,11 @@ fn the_player_passes_on_the_same_judgement() {
     let rows = ALIVE_ONLY_BY_KO;
     let mut game = diagram(&rows, Ruleset::FRENCH, Color::White);
     common::play(&mut game, Color::White, "pass");
-    let overrides = Setup {
+    let setup = Setup {
         playouts: Some(300),
         ..Setup::default()
     };
-    let mut player = MctsPlayer::new(overrides, 3);
+    let mut player = MctsPlayer::new(setup, 3);
     let choice = player.choose(&game, Color::Black, Mode::Play, &Clock::default());
     let g1 = common::point(&game, "G1");
     assert_eq!(choice, Choice::Move(Move::Play(g1)));
@@ -508,12 +508,12 @@ fn the_player_plays_an_open_race_instead_of_passing() {
 
     let mut game = diagram(&OPEN_RACE, Ruleset::FRENCH, Color::Black);
     common::play(&mut game, Color::Black, "pass");
-    let overrides = Setup {
+    let setup = Setup {
         playouts: Some(300),
         ..Setup::default()
     };
     for mode in [Mode::Play, Mode::Cleanup, Mode::Regression] {
-        let mut player = MctsPlayer::new(overrides, 3);
+        let mut player = MctsPlayer::new(setup, 3);
         let choice = player.choose(&game, Color::White, mode, &Clock::default());
         assert_eq!(choice, Choice::Move(common::mv(&game, "F2")), "{mode:?}");
     }
