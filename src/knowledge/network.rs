@@ -12,8 +12,6 @@ use std::sync::Arc;
 /// [`NetPrior::games`]`·√p` virtual wins, nothing under [`NetPrior::floor`].
 pub struct NetworkPrior {
     evaluator: Box<dyn Evaluator>,
-    /// Moves before a position that the network reads.
-    history: usize,
     timing: Timing,
     weights: NetPrior,
     /// The network's output for the last position asked about.
@@ -21,15 +19,9 @@ pub struct NetworkPrior {
 }
 
 impl NetworkPrior {
-    pub fn new(
-        evaluator: Box<dyn Evaluator>,
-        history: usize,
-        timing: Timing,
-        weights: NetPrior,
-    ) -> NetworkPrior {
+    pub fn new(evaluator: Box<dyn Evaluator>, timing: Timing, weights: NetPrior) -> NetworkPrior {
         NetworkPrior {
             evaluator,
-            history,
             timing,
             weights,
             output: None,
@@ -50,12 +42,7 @@ impl PriorSource for NetworkPrior {
         priors: &mut [Prior],
     ) {
         // With the komi the leaves are judged by, so that a leaf's evaluation is the entry.
-        let recent = &position.recent[..position.recent.len().min(self.history)];
-        let asked = Position {
-            recent,
-            ..*position
-        };
-        let output = self.evaluator.evaluate_one(&asked, komi);
+        let output = self.evaluator.evaluate_one(position, komi);
         let geometry = position.board.geometry();
         for (&mv, prior) in moves.iter().zip(priors) {
             if let Move::Play(p) = mv {
@@ -210,9 +197,7 @@ mod tests {
                 value_games: games,
                 ..NetPrior::default()
             };
-            let history = net.network().history();
-            let mut source =
-                NetworkPrior::new(net.evaluator(9), history, Timing::After(64), weights);
+            let mut source = NetworkPrior::new(net.evaluator(9), Timing::After(64), weights);
             let mut priors = vec![Prior::default(); moves.len()];
             source.add_priors(&position, 7.5, &moves, &mut priors);
             let judged = source.position_prior();

@@ -27,8 +27,6 @@ pub struct OwnershipMap {
     margins: f64,
     /// The ends that gave a margin.
     scored_ends: u64,
-    /// Every end recorded.
-    ends: u64,
 }
 
 impl OwnershipMap {
@@ -39,7 +37,6 @@ impl OwnershipMap {
             owned_ends: 0,
             margins: 0.0,
             scored_ends: 0,
-            ends: 0,
         }
     }
 
@@ -56,7 +53,6 @@ impl OwnershipMap {
         }
         self.owned_ends += 1;
         self.add_margin(margin);
-        self.ends += 1;
     }
 
     /// Adds one judged end without a final board: Black's ownership of each vertex from -1
@@ -72,7 +68,6 @@ impl OwnershipMap {
         if let Some(margin) = margin {
             self.add_margin(margin);
         }
-        self.ends += 1;
     }
 
     fn add_margin(&mut self, margin: f64) {
@@ -80,9 +75,10 @@ impl OwnershipMap {
         self.scored_ends += 1;
     }
 
-    /// Ends recorded.
+    /// Ends recorded (a judge that gives only ownership or only a margin gives it to every
+    /// end alike).
     pub fn ends(&self) -> u64 {
-        self.ends
+        self.owned_ends.max(self.scored_ends)
     }
 
     /// Forgets every end.
@@ -91,7 +87,6 @@ impl OwnershipMap {
         self.margins = 0.0;
         self.owned_ends = 0;
         self.scored_ends = 0;
-        self.ends = 0;
     }
 
     /// Adds another map's ends to this one.
@@ -102,7 +97,6 @@ impl OwnershipMap {
         self.margins += other.margins;
         self.owned_ends += other.owned_ends;
         self.scored_ends += other.scored_ends;
-        self.ends += other.ends;
     }
 
     /// Ownership of `p` from -1 (always White's) to +1 (always Black's); 0 without ends.

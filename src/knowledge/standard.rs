@@ -92,10 +92,7 @@ impl Knowledge for Standard {
                 weights.games = 0.0;
             }
             let evaluator = self.evaluator(net, size);
-            let history = net.network().history();
-            priors.push(Box::new(NetworkPrior::new(
-                evaluator, history, timing, weights,
-            )));
+            priors.push(Box::new(NetworkPrior::new(evaluator, timing, weights)));
         }
         let leaf: Box<dyn LeafEvaluator> = match value {
             None => Box::new(playouts),

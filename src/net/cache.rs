@@ -46,6 +46,12 @@ impl Cache {
     /// The key of `position` judged by Black's area komi `komi`, for a network that reads
     /// `history` moves before a position.
     pub fn key(position: &Position<'_>, history: usize, komi: f64) -> u64 {
+        Self::with_komi(&Self::position_hash(position, history), komi)
+    }
+
+    /// The hash of `position` alone, which [`Cache::with_komi`] finishes into a key: a
+    /// position judged by two komis is hashed once.
+    fn position_hash(position: &Position<'_>, history: usize) -> DefaultHasher {
         // A fixed hasher (no per-process random state): the same position always has the
         // same key, so that tests and seeded searches are repeatable.
         let board = position.board;
@@ -56,7 +62,6 @@ impl Cache {
         let ko = board.ko().map_or(0, |(p, c)| 1 + p.index() * 2 + c.index());
         hasher.write_usize(ko);
         hasher.write_usize(position.to_move.index());
-        hasher.write_u64(komi.to_bits());
         for &mv in position.recent.iter().take(history) {
             hasher.write_usize(match mv {
                 Move::Pass => 0,
@@ -64,6 +69,12 @@ impl Cache {
             });
         }
         hasher.write_usize(position.recent.len().min(history));
+        hasher
+    }
+
+    fn with_komi(position_hash: &DefaultHasher, komi: f64) -> u64 {
+        let mut hasher = position_hash.clone();
+        hasher.write_u64(komi.to_bits());
         hasher.finish()
     }
 
@@ -114,8 +125,8 @@ impl Evaluator for Cached {
     fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
         outputs.clear();
         self.keys.clear();
-        let history = self.history;
-        let keys = komis.iter().map(|&k| Cache::key(position, history, k));
+        let position_hash = Cache::position_hash(position, self.history);
+        let keys = komis.iter().map(|&k| Cache::with_komi(&position_hash, k));
         self.keys.extend(keys);
         for &key in &self.keys {
             match self.cache.get(key) {

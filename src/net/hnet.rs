@@ -70,21 +70,16 @@ impl Evaluator for HnetEvaluator {
             Color::Black => -komi as f32,
         };
         self.encode(position);
-        let mut values = Vec::with_capacity(komis.len());
-        if model.has_value() {
+        let (ws, logits) = (&mut self.workspace, &mut self.logits);
+        let first_value = if model.has_value() {
             let mut value = [0.0];
-            let inputs = [self.input.as_slice()];
             let komi = [mover_komi(first)];
-            let (ws, logits) = (&mut self.workspace, &mut self.logits);
-            model.forward_value(size, &inputs, &komi, ws, logits, &mut value);
-            values.push(Some(value[0]));
-            for &komi in &komis[1..] {
-                values.push(Some(model.value_again(size, ws, mover_komi(komi))));
-            }
+            model.forward_value(size, &[&self.input], &komi, ws, logits, &mut value);
+            Some(value[0])
         } else {
-            model.forward(size, &[&self.input], &mut self.workspace, &mut self.logits);
-            values.resize(komis.len(), None);
-        }
+            model.forward(size, &[&self.input], ws, logits);
+            None
+        };
         let mut policy = vec![0.0; size * size];
         let input = &self.input;
         model::softmax_over(
@@ -101,11 +96,20 @@ impl Evaluator for HnetEvaluator {
                 ownership: None,
             })
         };
-        let last = values.len() - 1;
-        for &value in &values[..last] {
-            outputs.push(output(policy.clone(), value));
+        for (i, &komi) in komis.iter().enumerate() {
+            // The komi enters only the value head's last layers: the trunk serves them all.
+            let value = match i {
+                0 => first_value,
+                _ => first_value.map(|_| model.value_again(size, ws, mover_komi(komi))),
+            };
+            let last = i + 1 == komis.len();
+            let policy = if last {
+                std::mem::take(&mut policy)
+            } else {
+                policy.clone()
+            };
+            outputs.push(output(policy, value));
         }
-        outputs.push(output(policy, values[last]));
     }
 }
 

@@ -11,7 +11,7 @@ use super::{Choice, Mode, Player, Rank, REGRESSION_SEED};
 use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
-use crate::knowledge::{Knowledge, KnowledgeParams, Standard};
+use crate::knowledge::{Knowledge, Standard};
 use crate::net::SharedNet;
 use crate::search::{Budget, Search, SearchConfig, SearchResult, Watch};
 use rand::rngs::SmallRng;
@@ -66,9 +66,6 @@ impl Default for Setup {
     }
 }
 
-/// What a standard knowledge is made of: one is made for each, and kept with its cache.
-type KnowledgeKey = (Option<SharedNet>, KnowledgeParams, bool);
-
 /// The Monte Carlo player.
 pub struct MctsPlayer {
     setup: Setup,
@@ -76,8 +73,9 @@ pub struct MctsPlayer {
     size: usize,
     /// What the rank does on this board.
     rung: Rung,
-    /// The knowledge made so far: with and without the network, for the current tuning.
-    knowledge: Vec<(KnowledgeKey, Arc<dyn Knowledge>)>,
+    /// The knowledge made so far, by the network it takes (with and without it, at most),
+    /// each kept with its cache of network outputs.
+    knowledge: Vec<(Option<SharedNet>, Arc<dyn Knowledge>)>,
     search: Search,
     rng: SmallRng,
     /// Consecutive moves of each color (by [`Color::index`]) whose win rate was under the
@@ -93,17 +91,15 @@ impl MctsPlayer {
     pub fn new(setup: Setup, seed: u64) -> MctsPlayer {
         let size = 19; // GTP's default board, until a game says otherwise (`fit_to`)
         let rung = SizeClass::of(size).rung(setup.rank);
-        let params = &setup.params;
-        let net = setup.net.filter(|_| rung.network);
-        let key = (net, params.knowledge, params.search.puct.enabled);
-        let made: Arc<dyn Knowledge> = Arc::new(Standard::new(key.1, key.0, key.2));
-        let threads = if rung.timed { setup.threads } else { 1 };
-        let search = Search::new(search_config(&setup, threads), Arc::clone(&made), seed);
+        let net = playing_net(&setup, &rung);
+        let made = standard_knowledge(&setup, net);
+        let config = search_config(&setup, playing_threads(&setup, &rung));
+        let search = Search::new(config, Arc::clone(&made), seed);
         MctsPlayer {
             setup,
             size,
             rung,
-            knowledge: vec![(key, made)],
+            knowledge: vec![(net, made)],
             search,
             rng: SmallRng::seed_from_u64(seed),
             hopeless_moves: [0; 2],
@@ -114,11 +110,6 @@ impl MctsPlayer {
 
     pub fn rank(&self) -> Rank {
         self.setup.rank
-    }
-
-    /// What the rank does on the current board.
-    pub fn rung(&self) -> &Rung {
-        &self.rung
     }
 
     /// Changes the rank (GTP `hoshi-rank` and `hoshi-level`, GoGui's parameters).
@@ -141,15 +132,9 @@ impl MctsPlayer {
         &self.setup.params
     }
 
-    /// The search's settings for a move: every thread for the strongest rank, one for the
-    /// others (their playouts are counted on one).
+    /// The search's settings for a move ([`playing_threads`]).
     fn playing_config(&self) -> SearchConfig {
-        let threads = if self.rung.timed {
-            self.setup.threads
-        } else {
-            1
-        };
-        self.config(threads)
+        self.config(playing_threads(&self.setup, &self.rung))
     }
 
     fn config(&self, threads: usize) -> SearchConfig {
@@ -158,21 +143,18 @@ impl MctsPlayer {
 
     /// The knowledge the rank plays with: the network's advice only where the rung takes it.
     fn playing_knowledge(&mut self) -> Arc<dyn Knowledge> {
-        let net = self.setup.net.filter(|_| self.rung.network);
-        self.knowledge(net)
+        self.knowledge(playing_net(&self.setup, &self.rung))
     }
 
-    /// The standard knowledge with `net` and the current tuning, made once and kept with its
-    /// cache of network outputs while the tuning stays.
+    /// The standard knowledge with `net`, made once and kept with its cache of network
+    /// outputs (the tuning is the player's for its whole life: a new one is made for new
+    /// settings).
     fn knowledge(&mut self, net: Option<SharedNet>) -> Arc<dyn Knowledge> {
-        let params = &self.setup.params;
-        let key = (net, params.knowledge, params.search.puct.enabled);
-        self.knowledge.retain(|(k, _)| (k.1, k.2) == (key.1, key.2));
-        if let Some((_, made)) = self.knowledge.iter().find(|(k, _)| *k == key) {
+        if let Some((_, made)) = self.knowledge.iter().find(|(n, _)| *n == net) {
             return Arc::clone(made);
         }
-        let made: Arc<dyn Knowledge> = Arc::new(Standard::new(key.1, key.0, key.2));
-        self.knowledge.push((key, Arc::clone(&made)));
+        let made = standard_knowledge(&self.setup, net);
+        self.knowledge.push((net, Arc::clone(&made)));
         made
     }
 
@@ -368,6 +350,28 @@ impl MctsPlayer {
         );
         confirmed.winrate < params.resign_threshold
     }
+}
+
+/// The threads a move of `rung` searches on: every one for the strongest rank, one for the
+/// others (their playouts are counted on one).
+fn playing_threads(setup: &Setup, rung: &Rung) -> usize {
+    if rung.timed {
+        setup.threads
+    } else {
+        1
+    }
+}
+
+/// The network `rung` plays with: only where it takes the network's advice.
+fn playing_net(setup: &Setup, rung: &Rung) -> Option<SharedNet> {
+    setup.net.filter(|_| rung.network)
+}
+
+/// The standard knowledge of `setup`'s tuning with `net`.
+fn standard_knowledge(setup: &Setup, net: Option<SharedNet>) -> Arc<dyn Knowledge> {
+    let params = &setup.params;
+    let puct = params.search.puct.enabled;
+    Arc::new(Standard::new(params.knowledge, net, puct))
 }
 
 /// The search's settings of `setup` on `threads` threads.

@@ -282,11 +282,6 @@ impl Search {
         }
     }
 
-    /// The knowledge the search uses.
-    pub fn knowledge(&self) -> &Arc<dyn Knowledge> {
-        &self.knowledge
-    }
-
     /// Shifts the komi by `points` (positive: in White's favour) in the tree's count of the
     /// next searches: dynamic komi, which the player sets before each move. The real komi
     /// still decides every win rate, score and ownership the search reports. A kept tree
