@@ -28,6 +28,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import teacher as teaching
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLANES = 19
 # the bytes each version's records have after the N*N input bytes
@@ -38,8 +40,10 @@ NO_SEARCH_VALUE = 65535  # a record's search-value field when its game has none
 NO_VISIT_POINT = 65535  # the point of an unused visits slot
 DATASET_HEADER = 16
 NET_MAGIC = b"HOSHINET"
-NET_HEADER = {1: 24, 2: 36}  # bytes of the header of each version
-VALUE_HEAD = 1  # bit of the v2 header's heads flags
+NET_HEADER = {1: 24, 2: 36, 3: 44}  # bytes of the header of each version
+VALUE_HEAD = 1  # bits of the heads flags (v2: the value head only; v3: all three)
+SCORE_HEAD = 2
+OWNERSHIP_HEAD = 4
 
 
 def log(*parts):
@@ -219,62 +223,123 @@ def conv_bn(inputs, outputs, kernel, folded):
     return conv, (nn.Identity() if folded else nn.BatchNorm2d(outputs))
 
 
+def board_pool(x):
+    """KataGo's global pooling of activations x [n, C, N, N]: each channel's mean over the
+    points, that mean scaled by (N - 14) / 10 (so that one network can tell board sizes apart)
+    and its maximum, [n, 3C]."""
+    n = x.shape[-1]
+    mean = x.mean((2, 3))
+    return torch.cat([mean, mean * ((n - 14) / 10), x.amax((2, 3))], 1)
+
+
 class Block(nn.Module):
-    def __init__(self, channels, folded=False):
+    """Two 3x3 convolutions and the skip; a pooled block (`pooled`) also adds to its middle
+    activations a bias computed from their pooling over the whole board (KataGo's global
+    pooling), which lets a small trunk carry what happens far away (a group's life, who leads)
+    to every point. The bias starts at zero: a block started from a `.hnet` file computes what
+    it did."""
+
+    def __init__(self, channels, folded=False, pooled=False):
         super().__init__()
         self.conv1, self.bn1 = conv_bn(channels, channels, 3, folded)
+        self.pool = nn.Linear(3 * channels, channels, bias=False) if pooled else None
+        if pooled:
+            nn.init.zeros_(self.pool.weight)
         self.conv2, self.bn2 = conv_bn(channels, channels, 3, folded)
 
     def forward(self, x):
         y = F.relu(self.bn1(self.conv1(x)))
+        if self.pool is not None:
+            y = F.relu(y + self.pool(board_pool(y))[:, :, None, None])
         y = self.bn2(self.conv2(y))
         return F.relu(x + y)
+
+
+SCORE_SCALE = 20.0  # points: the score output is the mover's lead divided by this
 
 
 class ValueHead(nn.Module):
     """KataGo's pooling, so that one head serves every board size: a 1x1 convolution to V
     channels, their mean, their mean scaled by the board's size and their max over the points,
-    the komi the side to move receives; a hidden layer; one logit of the mover's win."""
+    the komi the side to move receives; a hidden layer; one logit of the mover's win and, with
+    `score`, the mover's lead in points / SCORE_SCALE. With `ownership`, a 1x1 convolution of
+    the V channels gives each point's ownership logit (tanh of it: +1 the mover's)."""
 
-    def __init__(self, channels, value_channels, hidden):
+    def __init__(self, channels, value_channels, hidden, score=False, ownership=False):
         super().__init__()
         self.channels, self.hidden = value_channels, hidden
+        self.score, self.ownership = score, ownership
         self.conv = nn.Conv2d(channels, value_channels, 1, bias=False)
         self.bn = nn.BatchNorm2d(value_channels)
         self.fc1 = nn.Linear(3 * value_channels + 1, hidden)
-        self.fc2 = nn.Linear(hidden, 1)
+        self.fc2 = nn.Linear(hidden, 2 if score else 1)
+        self.own = nn.Conv2d(value_channels, 1, 1) if ownership else None
+
+    def activations(self, trunk):
+        return F.relu(self.bn(self.conv(trunk)))
 
     def forward(self, trunk, komi):
-        v = F.relu(self.bn(self.conv(trunk)))
-        return value_pool_logit(v, komi, self.fc1.weight, self.fc1.bias, self.fc2.weight,
-                                self.fc2.bias)
+        """The value logit [n]."""
+        return self.outputs(trunk, komi)[0]
+
+    def outputs(self, trunk, komi):
+        """The value logit [n], the score (the mover's lead / SCORE_SCALE) [n] or None, the
+        ownership logits [n, N*N] or None."""
+        v = self.activations(trunk)
+        out = value_pool(v, komi, self.fc1.weight, self.fc1.bias, self.fc2.weight,
+                         self.fc2.bias)
+        score = out[:, 1] if self.score else None
+        own = self.own(v).flatten(1) if self.own is not None else None
+        return out[:, 0], score, own
+
+
+def value_pool(v, komi, w1, b1, w2, b2):
+    """The value head's outputs [n, 1 or 2] from its activations v [n, V, N, N] and the
+    mover's komi [n] (the part after the convolution, shared by the training network and the
+    folded one)."""
+    pooled = torch.cat([board_pool(v), (komi.to(v.dtype) / 15)[:, None]], 1)
+    return F.linear(F.relu(F.linear(pooled, w1, b1)), w2, b2)
 
 
 def value_pool_logit(v, komi, w1, b1, w2, b2):
-    """The value logit from the head's activations v [n, V, N, N] and the mover's komi [n] (the
-    part after the convolution, shared by the training network and the folded one)."""
-    n = v.shape[-1]
-    mean = v.mean((2, 3))
-    pooled = torch.cat([mean, mean * ((n - 14) / 10), v.amax((2, 3)),
-                        (komi.to(mean.dtype) / 15)[:, None]], 1)
-    return F.linear(F.relu(F.linear(pooled, w1, b1)), w2, b2)[:, 0]
+    """The value logit alone (see value_pool)."""
+    return value_pool(v, komi, w1, b1, w2, b2)[:, 0]
 
 
 class Net(nn.Module):
-    """Stem 3x3 conv + BN + ReLU, residual blocks; a 1x1 policy head with bias (one logit a
-    point) and, unless value_channels is 0, a value head (one logit: the mover wins)."""
+    """Stem 3x3 conv + BN + ReLU, residual blocks (those whose index is in `pool_blocks` with
+    global pooling); a 1x1 policy head with bias (one logit a point) and, unless value_channels
+    is 0, a value head (one logit: the mover wins), with a score and an ownership output if
+    asked."""
 
-    def __init__(self, channels, blocks, value_channels=0, value_hidden=64, folded=False):
+    def __init__(self, channels, blocks, value_channels=0, value_hidden=64, folded=False,
+                 pool_blocks=(), score=False, ownership=False):
         super().__init__()
         self.channels = channels
         self.blocks_count = blocks
+        self.pool_blocks = tuple(sorted(set(pool_blocks)))
+        if any(not 0 <= i < blocks for i in self.pool_blocks):
+            raise SystemExit(f"pooled blocks {self.pool_blocks}: the network has {blocks}")
+        if (score or ownership) and not value_channels:
+            raise SystemExit("the score and ownership outputs are part of the value head")
         self.stem, self.stem_bn = conv_bn(PLANES, channels, 3, folded)
-        self.blocks = nn.ModuleList(Block(channels, folded) for _ in range(blocks))
+        self.blocks = nn.ModuleList(Block(channels, folded, i in self.pool_blocks)
+                                    for i in range(blocks))
         self.head = nn.Conv2d(channels, 1, 1, bias=True)
-        self.value = ValueHead(channels, value_channels, value_hidden) if value_channels else None
+        self.value = ValueHead(channels, value_channels, value_hidden, score, ownership) \
+            if value_channels else None
         for block in self.blocks:  # each block starts as the identity: trains faster
             if not folded:
                 nn.init.zeros_(block.bn2.weight)
+
+    @property
+    def version(self):
+        """The `.hnet` version that holds it: 1 a policy network, 2 with a value head, 3 with
+        pooled blocks, a score or an ownership output."""
+        if self.pool_blocks or (self.value is not None and (self.value.score or
+                                                            self.value.ownership)):
+            return 3
+        return 2 if self.value is not None else 1
 
     def trunk(self, x):
         x = F.relu(self.stem_bn(self.stem(x)))
@@ -290,6 +355,12 @@ class Net(nn.Module):
         if self.value is None or komi is None:
             return policy, None
         return policy, self.value(t, komi)
+
+    def judge(self, x, komi):
+        """Policy logits, value logits, score (lead / SCORE_SCALE, or None) and ownership
+        logits (or None) of a network with a value head."""
+        t = self.trunk(x)
+        return (self.head(t).flatten(1),) + self.value.outputs(t, komi)
 
 
 def fold(conv, bn):
@@ -307,10 +378,13 @@ def fold(conv, bn):
 
 
 def folded_tensors(model):
-    """The weights file's policy tensors (a version 1 file's), in its order."""
+    """The weights file's trunk and policy tensors in its order (a version 1 file's, with a
+    pooled block's [C][3C] pooling weights after its first convolution)."""
     tensors = list(fold(model.stem, model.stem_bn))
     for block in model.blocks:
         tensors += fold(block.conv1, block.bn1)
+        if block.pool is not None:
+            tensors.append(block.pool.weight.detach().float())
         tensors += fold(block.conv2, block.bn2)
     tensors.append(model.head.weight.detach().float().reshape(1, model.channels))
     tensors.append(model.head.bias.detach().float().reshape(1))
@@ -319,54 +393,76 @@ def folded_tensors(model):
 
 def folded_value_tensors(value):
     """The value head's tensors in the file's order: conv [V][C], bias [V], W1 [H][3V+1], b1 [H],
-    W2 [1][H], b2 [1]."""
+    W2 [O][H], b2 [O] (O: 2 with the score output, else 1), and with the ownership output its
+    1x1 convolution [1][V] and bias [1]."""
     w, b = fold(value.conv, value.bn)
-    return [w.reshape(value.channels, -1), b] + [t.detach().float() for t in (
+    tensors = [w.reshape(value.channels, -1), b] + [t.detach().float() for t in (
         value.fc1.weight, value.fc1.bias, value.fc2.weight, value.fc2.bias)]
+    if value.own is not None:
+        tensors += [value.own.weight.detach().float().reshape(1, value.channels),
+                    value.own.bias.detach().float()]
+    return tensors
+
+
+def heads_flags(score, ownership):
+    return VALUE_HEAD | (SCORE_HEAD if score else 0) | (OWNERSHIP_HEAD if ownership else 0)
 
 
 def write_hnet(model, path):
-    """Version 1 for a policy network, version 2 with a value head."""
+    """Version 1 for a policy network, 2 with a value head, 3 with pooled blocks, a score or an
+    ownership output (`Net.version`)."""
     tensors = folded_tensors(model)
-    if model.value is None:
-        header = struct.pack("<IIII", 1, PLANES, model.channels, model.blocks_count)
-    else:
-        header = struct.pack("<IIIIIII", 2, PLANES, model.channels, model.blocks_count,
-                             VALUE_HEAD, model.value.channels, model.value.hidden)
-        tensors += folded_value_tensors(model.value)
+    fields = [model.version, PLANES, model.channels, model.blocks_count]
+    value = model.value
+    if value is not None:
+        fields += [heads_flags(value.score, value.ownership), value.channels, value.hidden]
+        tensors += folded_value_tensors(value)
+    elif model.version == 3:
+        fields += [0, 0, 0]
+    if model.version == 3:
+        mask = sum(1 << i for i in model.pool_blocks)
+        fields += [mask & 0xFFFFFFFF, mask >> 32]
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
-        f.write(NET_MAGIC + header)
+        f.write(NET_MAGIC + struct.pack(f"<{len(fields)}I", *fields))
         for t in tensors:
             f.write(t.cpu().contiguous().numpy().astype("<f4").tobytes())
     os.replace(tmp, path)
     return os.path.getsize(path)
 
 
-def policy_shapes(c, b):
-    return [(c, PLANES, 3, 3), (c,)] + [(c, c, 3, 3), (c,)] * (2 * b) + [(1, c), (1,)]
+def policy_shapes(c, b, pool_blocks=()):
+    shapes = [(c, PLANES, 3, 3), (c,)]
+    for i in range(b):
+        shapes += [(c, c, 3, 3), (c,)] + ([(c, 3 * c)] if i in pool_blocks else []) + \
+            [(c, c, 3, 3), (c,)]
+    return shapes + [(1, c), (1,)]
 
 
-def value_shapes(c, v, h):
-    return [(v, c), (v,), (h, 3 * v + 1), (h,), (1, h), (1,)]
+def value_shapes(c, v, h, score=False, ownership=False):
+    outputs = 2 if score else 1
+    return [(v, c), (v,), (h, 3 * v + 1), (h,), (outputs, h), (outputs,)] + \
+        ([(1, v), (1,)] if ownership else [])
 
 
-def hnet_size(channels, blocks, value_channels=0, value_hidden=0, version=None):
-    """The bytes of a weights file: by default version 1 without a value head, 2 with one."""
-    shapes = policy_shapes(channels, blocks)
+def hnet_size(channels, blocks, value_channels=0, value_hidden=0, version=None, pool_blocks=(),
+              score=False, ownership=False):
+    """The bytes of a weights file: by default the lowest version that holds the network."""
+    shapes = policy_shapes(channels, blocks, pool_blocks)
     if value_channels:
-        shapes += value_shapes(channels, value_channels, value_hidden)
-    version = version or (2 if value_channels else 1)
+        shapes += value_shapes(channels, value_channels, value_hidden, score, ownership)
+    if version is None:
+        version = 3 if (pool_blocks or score or ownership) else (2 if value_channels else 1)
     return NET_HEADER[version] + 4 * sum(int(np.prod(s)) for s in shapes)
 
 
 Hnet = collections.namedtuple("Hnet", "channels blocks value_channels value_hidden tensors "
-                                      "value_tensors")
+                                      "value_tensors pool_blocks score ownership version")
 
 
 def read_hnet(path):
-    """A weights file of version 1 or 2: its shape and float32 tensors in file order
+    """A weights file of version 1, 2 or 3: its shape and float32 tensors in file order
     (value_tensors empty and value_channels 0 without a value head)."""
     with open(path, "rb") as f:
         data = f.read()
@@ -374,59 +470,103 @@ def read_hnet(path):
         raise SystemExit(f"{path}: not a hoshi weights file")
     version, planes, c, b = struct.unpack("<IIII", data[8:24])
     if version not in NET_HEADER or planes != PLANES:
-        raise SystemExit(f"{path}: version {version} with {planes} planes: not a version 1 or 2 "
-                         f"hoshi weights file of {PLANES} planes")
-    v = h = 0
-    if version == 2:
-        if len(data) < NET_HEADER[2]:
-            raise SystemExit(f"{path}: the version 2 header is truncated")
+        raise SystemExit(f"{path}: version {version} with {planes} planes: not a version 1, 2 "
+                         f"or 3 hoshi weights file of {PLANES} planes")
+    if len(data) < NET_HEADER[version]:
+        raise SystemExit(f"{path}: the version {version} header is truncated")
+    v = h = flags = 0
+    pool_blocks = ()
+    if version >= 2:
         flags, v, h = struct.unpack("<III", data[24:36])
-        if not ((flags == VALUE_HEAD and v and h) or (flags == 0 and v == h == 0)):
+        known = VALUE_HEAD | (SCORE_HEAD | OWNERSHIP_HEAD if version == 3 else 0)
+        valued = flags & VALUE_HEAD and v and h
+        if flags & ~known or not (valued or (flags == 0 and v == h == 0)):
             raise SystemExit(f"{path}: heads flags {flags} with a value head of {v} x {h}")
-    expected = hnet_size(c, b, v, h, version)
+    if version == 3:
+        low, high = struct.unpack("<II", data[36:44])
+        mask = low | high << 32
+        pool_blocks = tuple(i for i in range(64) if mask >> i & 1)
+        if any(i >= b for i in pool_blocks):
+            raise SystemExit(f"{path}: pooled blocks {pool_blocks} in a network of {b} blocks")
+    score, ownership = bool(flags & SCORE_HEAD), bool(flags & OWNERSHIP_HEAD)
+    expected = hnet_size(c, b, v, h, version, pool_blocks, score, ownership)
     if len(data) != expected:
         raise SystemExit(f"{path}: {len(data)} bytes, expected {expected}")
     values = np.frombuffer(data, "<f4", offset=NET_HEADER[version])
     tensors, at = [], 0
-    for shape in policy_shapes(c, b) + (value_shapes(c, v, h) if v else []):
+    shapes = policy_shapes(c, b, pool_blocks)
+    for shape in shapes + (value_shapes(c, v, h, score, ownership) if v else []):
         n = int(np.prod(shape))
         tensors.append(torch.from_numpy(values[at:at + n].copy()).reshape(shape))
         at += n
-    split = len(policy_shapes(c, b))
-    return Hnet(c, b, v, h, tensors[:split], tensors[split:])
+    split = len(shapes)
+    return Hnet(c, b, v, h, tensors[:split], tensors[split:], pool_blocks, score, ownership,
+                version)
+
+
+def folded_trunk(net, x):
+    """The trunk of a weights file (`read_hnet`) in float32, and the iterator over its tensors,
+    left at the policy head's."""
+    t = iter(net.tensors)
+    h = F.relu(F.conv2d(x, next(t), next(t), padding=1))
+    for i in range(net.blocks):
+        y = F.relu(F.conv2d(h, next(t), next(t), padding=1))
+        if i in net.pool_blocks:
+            y = F.relu(y + F.linear(board_pool(y), next(t))[:, :, None, None])
+        y = F.conv2d(y, next(t), next(t), padding=1)
+        h = F.relu(h + y)
+    return h, t
 
 
 def folded_forward(net, x, komi=None):
     """The network of a weights file (`read_hnet`), in float32: what the Rust forward pass
     computes. Policy logits, and the mover's win probability when the file has a value head and
     `komi` (the mover's, [n]) is given."""
-    t = iter(net.tensors)
-    h = F.relu(F.conv2d(x, next(t), next(t), padding=1))
-    for _ in range(net.blocks):
-        y = F.relu(F.conv2d(h, next(t), next(t), padding=1))
-        y = F.conv2d(y, next(t), next(t), padding=1)
-        h = F.relu(h + y)
+    logits, value, _, _ = folded_judge(net, x, komi)
+    return logits, value
+
+
+def folded_judge(net, x, komi=None):
+    """folded_forward and, where the file has them, the mover's lead in points [n] and its
+    ownership [n, N*N] (-1 to +1); None where it has not."""
+    h, t = folded_trunk(net, x)
     w, b = next(t), next(t)
     logits = F.conv2d(h, w.reshape(1, net.channels, 1, 1), b).flatten(1)
     if not net.value_channels or komi is None:
-        return logits, None
-    conv, bias, w1, b1, w2, b2 = net.value_tensors
+        return logits, None, None, None
+    conv, bias, w1, b1, w2, b2 = net.value_tensors[:6]
     v = F.relu(F.conv2d(h, conv.reshape(net.value_channels, net.channels, 1, 1), bias))
-    return logits, torch.sigmoid(value_pool_logit(v, komi, w1, b1, w2, b2))
+    out = value_pool(v, komi, w1, b1, w2, b2)
+    score = out[:, 1] * SCORE_SCALE if net.score else None
+    own = None
+    if net.ownership:
+        wo, bo = net.value_tensors[6:]
+        own = torch.tanh(F.conv2d(v, wo.reshape(1, net.value_channels, 1, 1), bo).flatten(1))
+    return logits, torch.sigmoid(out[:, 0]), score, own
 
 
 def load_hnet(model, net):
     """Copies a weights file's trunk and policy head into `model`, built with `folded=True` and
-    the same shape (a value head in the file is not copied: the model's trains afresh)."""
+    the same shape (a value head in the file is not copied: the model's trains afresh; pooled
+    blocks the file has not start at zero)."""
     if (net.channels, net.blocks) != (model.channels, model.blocks_count):
         raise SystemExit(f"the weights file is {net.blocks} x {net.channels}, the model "
                          f"{model.blocks_count} x {model.channels}")
-    convs = [model.stem] + [conv for block in model.blocks for conv in (block.conv1, block.conv2)]
+    missing = set(net.pool_blocks) - set(model.pool_blocks)
+    if missing:
+        raise SystemExit(f"the weights file pools in blocks {sorted(missing)}, the model not")
     t = iter(net.tensors)
     with torch.no_grad():
-        for conv in convs:
+        for conv in [model.stem]:
             conv.weight.copy_(next(t))
             conv.bias.copy_(next(t))
+        for i, block in enumerate(model.blocks):
+            block.conv1.weight.copy_(next(t))
+            block.conv1.bias.copy_(next(t))
+            if i in net.pool_blocks:
+                block.pool.weight.copy_(next(t))
+            block.conv2.weight.copy_(next(t))
+            block.conv2.bias.copy_(next(t))
         model.head.weight.copy_(next(t).reshape(model.head.weight.shape))
         model.head.bias.copy_(next(t))
 
@@ -578,13 +718,22 @@ CONFIG_DEFAULTS = {
     "value_only": False,  # the trunk and policy of --init frozen, only the value head trains
     "folded": False,  # the trunk without batch norm, as a `.hnet` file holds it (set by --init)
     "trunk_lr_scale": 1.0,  # the trunk's and policy head's rate, as a share of the value head's
+    "pool_blocks": [],  # the blocks with global pooling (indices from 0)
+    "score_head": False,  # the value head also gives the mover's lead
+    "ownership_head": False,  # and each point's ownership
+    "teacher": None,  # the teacher labels' folder: learn from them (teacher.py)
+    "teacher_policy": 0.5,  # the teacher's favourite moves' share of the policy's target
+    "result_weight": 0.1,  # with a teacher: the weight of the games' results beside its win rate
+    "score_weight": 0.5,  # with a teacher: the weight of the score lead's loss
+    "ownership_weight": 1.0,  # with a teacher: the weight of the ownership's loss
 }
 LR_DEFAULTS = {"sgd": 0.1, "adamw": 2e-3}
 ARCHITECTURE = ("channels", "blocks", "optimizer", "value_channels", "value_hidden", "value_only",
-                "folded", "trunk_lr_scale")
+                "folded", "trunk_lr_scale", "pool_blocks", "score_head", "ownership_head")
 # what the checkpoints written before the value head (or --init without --value-only) existed
 # stand for
-LEGACY = {"value_channels": 0, "value_only": False, "folded": False, "trunk_lr_scale": 1.0}
+LEGACY = {"value_channels": 0, "value_only": False, "folded": False, "trunk_lr_scale": 1.0,
+          "pool_blocks": [], "score_head": False, "ownership_head": False, "teacher": None}
 
 
 def resolve_config(args, stored):
@@ -627,7 +776,9 @@ def make_model(config):
     """The network a config describes; from --init, without batch norm, as the `.hnet` file
     its trunk and policy come from; with value_only, that trunk and policy head frozen."""
     model = Net(config["channels"], config["blocks"], config["value_channels"],
-                config["value_hidden"], folded=config["value_only"] or config["folded"])
+                config["value_hidden"], folded=config["value_only"] or config["folded"],
+                pool_blocks=config["pool_blocks"], score=config["score_head"],
+                ownership=config["ownership_head"])
     if config["value_only"]:
         for name, p in model.named_parameters():
             p.requires_grad_(name.startswith("value."))
@@ -724,7 +875,9 @@ class Stop:
         log(f"signal {signum}: saving the checkpoint and stopping")
 
 
-CURVE_HEADER = "samples,seconds,loss,top1,top5,value_loss,value_mse,value_accuracy"
+CURVE_HEADER = "samples,seconds,loss,top1,top5,value_loss,value_mse,value_accuracy," \
+               "judged_winner,value_vs_teacher,lead_error,ownership_error"
+OLD_CURVE_HEADER = "samples,seconds,loss,top1,top5,value_loss,value_mse,value_accuracy"
 
 
 def open_curve(path):
@@ -736,9 +889,10 @@ def open_curve(path):
         return
     with open(path) as f:
         rows = f.read().splitlines()
-    if rows and rows[0] == "samples,seconds,loss,top1,top5":
+    if rows and rows[0] in ("samples,seconds,loss,top1,top5", OLD_CURVE_HEADER):
+        missing = CURVE_HEADER.count(",") - rows[0].count(",")
         with open(path, "w") as f:
-            f.write("\n".join([CURVE_HEADER] + [r + ",nan,nan,nan" for r in rows[1:]]) + "\n")
+            f.write("\n".join([CURVE_HEADER] + [r + ",nan" * missing for r in rows[1:]]) + "\n")
 
 
 def start_model(args, config, checkpoint):
@@ -832,6 +986,152 @@ def visits_policy_loss(logits, legal, target, visits, device):
     return loss, top1
 
 
+# --- learning from a teacher (teacher.py) --------------------------------------------------------
+
+
+def teacher_komi(records):
+    """The komi the mover receives in the teacher's judgement (TEACHER_KOMI for White)."""
+    return np.where(records.side == 1, teaching.TEACHER_KOMI,
+                    -teaching.TEACHER_KOMI).astype(np.float32)
+
+
+def teacher_losses(model, config, batcher, records, labels, rows, which, perm, inverse, size,
+                   device, amp):
+    """One batch's losses against the teacher's judgement, as a dict: "policy" (the soft
+    target of teaching.targets), "value" (cross-entropy toward the teacher's win
+    probability, a soft target, at its komi), "score" (the lead, a Huber loss: quadratic
+    within 10 points, linear beyond, so that a few lopsided positions do not drown the rest, as
+    KataGo's), "ownership" (per-point cross-entropy, where the labels have it), "result" (the
+    game's result at the game's komi, where it is known) and "top1" (hits on the move
+    played); None where a batch has nothing to learn a part from."""
+    x, legal, target = batcher.tensors(records.codes, records.move, size)
+    t = teaching.targets(labels, rows, records.side, records.move, which, perm, inverse, size,
+                         config["teacher_policy"])
+    tensor = lambda a: torch.from_numpy(np.ascontiguousarray(a)).to(device)  # noqa: E731
+    with autocast(device, amp):
+        trunk = model.trunk(x)
+        logits = model.head(trunk).flatten(1)
+        value, score, own = model.value.outputs(trunk, tensor(teacher_komi(records)))
+        at_game_komi = model.value(trunk, tensor(mover_komi(records)))
+    policy = tensor(t.policy)
+    logits = masked_logits(logits, legal | (policy > 0))
+    losses = {"policy": -(policy * F.log_softmax(logits, 1)).sum(1).mean(),
+              "top1": (logits.detach().argmax(1) == target).float().mean(),
+              "value": F.binary_cross_entropy_with_logits(value.float(), tensor(t.win)),
+              "score": None, "ownership": None, "result": None}
+    if score is not None:
+        lead = tensor(t.lead / SCORE_SCALE)
+        losses["score"] = F.smooth_l1_loss(score.float(), lead, beta=10 / SCORE_SCALE)
+    has_own = tensor(t.has_ownership)
+    if own is not None and bool(has_own.any()):
+        target_own = (tensor(t.ownership)[has_own] + 1) / 2
+        losses["ownership"] = F.binary_cross_entropy_with_logits(2 * own.float()[has_own],
+                                                                 target_own)
+    won, known = value_targets(records)
+    if known.any():
+        known = tensor(known)
+        losses["result"] = F.binary_cross_entropy_with_logits(at_game_komi.float()[known],
+                                                              tensor(won)[known])
+    return losses
+
+
+def teacher_total(losses, config):
+    """The weighted sum that trains: policy + value + the others at their weights."""
+    weights = {"policy": 1.0, "value": 1.0, "score": config["score_weight"],
+               "ownership": config["ownership_weight"], "result": config["result_weight"]}
+    return sum(w * losses[k] for k, w in weights.items() if losses[k] is not None)
+
+
+@torch.no_grad()
+def evaluate_teacher(model, dataset, teacher, batcher, device, amp, limit=None, batch=512):
+    """Per judged position of `dataset` (the first `limit`): the move number, the mover's
+    result (won, known), the network's win probability at the teacher's komi, the teacher's,
+    the network's lead and the teacher's, the policy's hit on the move played and on the
+    teacher's favourite, and where the labels have ownership, the mean absolute difference of
+    the two ownership maps. Arrays in a dict."""
+    was_training = model.training
+    model.eval()
+    parts = collections.defaultdict(list)
+    records_all, rows_all = teacher.records, teacher.rows
+    if limit is not None:
+        records_all, rows_all = records_all[:limit], rows_all[:limit]
+    perm, inverse = symmetries(dataset.size)
+    for start in range(0, len(records_all), batch):
+        index, rows = records_all[start:start + batch], rows_all[start:start + batch]
+        records = dataset.read(index)
+        which = np.zeros(len(rows), np.int64)
+        t = teaching.targets(teacher.labels, rows, records.side, records.move, which, perm,
+                             inverse, dataset.size, 1.0)
+        x, legal, target = batcher.tensors(records.codes, records.move, dataset.size)
+        with autocast(device, amp):
+            logits, value, score, own = model.judge(x, torch.from_numpy(teacher_komi(records))
+                                                    .to(device))
+        logits = masked_logits(logits, legal | torch.from_numpy(t.policy > 0).to(device))
+        best = logits.argmax(1).cpu().numpy()
+        won, known = value_targets(records)
+        parts["number"].append(records.number)
+        parts["won"].append(won)
+        parts["known"].append(known)
+        parts["value"].append(torch.sigmoid(value.float()).cpu().numpy())
+        parts["teacher"].append(t.win)
+        parts["lead"].append(score.float().cpu().numpy() * SCORE_SCALE if score is not None
+                             else np.full(len(rows), np.nan, np.float32))
+        parts["teacher_lead"].append(t.lead)
+        parts["played"].append(best == records.move)
+        parts["favourite"].append(best == t.policy.argmax(1))
+        error = np.full(len(rows), np.nan, np.float32)
+        if own is not None and t.has_ownership.any():
+            mine = torch.tanh(own.float()).cpu().numpy()
+            error[t.has_ownership] = np.abs(mine - t.ownership)[t.has_ownership].mean(1)
+        parts["ownership_error"].append(error)
+    model.train(was_training)
+    return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+def teacher_summary(f, keep=None):
+    """The figures of evaluate_teacher's arrays (rows `keep`): the share of positions whose
+    winner the network names (and the teacher, on the same ones), the mean squared error of the
+    network's win probability against the results, its mean absolute difference from the
+    teacher's, the lead's mean absolute error against the teacher's, the policy's top-1 on the
+    move played and on the teacher's favourite, the ownership's mean absolute difference."""
+    keep = np.ones(len(f["number"]), bool) if keep is None else keep
+    k = keep & f["known"]
+    right = lambda p: float(((p[k] > 0.5) == (f["won"][k] > 0.5)).mean()) if k.any() else np.nan  # noqa: E731
+    own = f["ownership_error"][keep]
+    own = own[~np.isnan(own)]
+    return {"positions": int(keep.sum()), "winner": right(f["value"]),
+            "teacher_winner": right(f["teacher"]),
+            "mse": float(((f["value"][k] - f["won"][k]) ** 2).mean()) if k.any() else np.nan,
+            "value_vs_teacher": float(np.abs(f["value"][keep] - f["teacher"][keep]).mean()),
+            "lead_error": float(np.abs(f["lead"][keep] - f["teacher_lead"][keep]).mean()),
+            "top1_played": float(f["played"][keep].mean()),
+            "top1_teacher": float(f["favourite"][keep].mean()),
+            "ownership_error": float(own.mean()) if len(own) else np.nan,
+            "ownership_positions": len(own)}
+
+
+def teacher_report(name, f):
+    log(f"  {name}: {len(f['number']):,} judged positions")
+    for phase, low, high in [("all", 1, 1 << 30)] + PHASES:
+        keep = (f["number"] >= low) & (f["number"] <= high)
+        r = teacher_summary(f, keep)
+        log(f"    {phase:<13} winner {r['winner']:.4f} (teacher {r['teacher_winner']:.4f})  "
+            f"MSE {r['mse']:.4f}  |v - teacher| {r['value_vs_teacher']:.4f}  "
+            f"|lead - teacher| {r['lead_error']:.2f}  top-1 played {r['top1_played']:.4f} "
+            f"teacher {r['top1_teacher']:.4f}  ownership |diff| {r['ownership_error']:.4f} "
+            f"({r['ownership_positions']:,})  ({r['positions']:,} positions)")
+
+
+def load_teacher(folder, games, train_set, test_set):
+    """The labels and the Teacher of the training and the test file."""
+    labels = teaching.load_labels(folder)
+    ids, lines = teaching.tom_lines(games)
+    found = [teaching.Teacher(labels, d, ids, lines) for d in (train_set, test_set)]
+    log(f"teacher labels {len(labels.game):,} from {folder}: {len(found[0]):,} found in "
+        f"{train_set.path}, {len(found[1]):,} in {test_set.path}")
+    return labels, found[0], found[1]
+
+
 def eval_row(model, test_set, eval_index, batcher, device, amp):
     """The curve's figures on the test subset: loss, top-1, top-5, value loss, MSE, accuracy."""
     figures = evaluate(model, test_set, eval_index, batcher, device, amp)
@@ -859,6 +1159,13 @@ def train(args):
     size = train_set.size
     perm, inverse = symmetries(size)
     eval_index = np.arange(min(args.eval_records, test_set.count))
+    labels = teacher_train = teacher_test = None
+    if config["teacher"]:
+        if not (config["value_channels"] and config["score_head"]):
+            raise SystemExit("learning from a teacher needs a value head with a score output "
+                             "(--score-head)")
+        labels, teacher_train, teacher_test = load_teacher(config["teacher"], args.games,
+                                                           train_set, test_set)
 
     model, optimizer, progress, rng = start_model(args, config, checkpoint)
     model.to(device).to(memory_format=torch.channels_last)
@@ -885,7 +1192,8 @@ def train(args):
 
     def new_window():
         return {"time": time.time(), "samples": 0, "steps": 0, "loss": 0.0, "top1": 0.0,
-                "value": 0.0, "value_steps": 0}
+                "value": 0.0, "value_steps": 0, "extra": collections.defaultdict(float),
+                "extra_steps": collections.defaultdict(int)}
 
     window = new_window()
 
@@ -908,18 +1216,32 @@ def train(args):
         lr = learning_rate(config, progress["samples"])
         for group in optimizer.param_groups:
             group["lr"] = lr * group.get("scale", 1.0)
-        index = np.sort(rng.integers(0, train_set.count, batch))
+        if labels is not None:
+            index, rows = teacher_train.draw(rng, batch)
+        else:
+            index = np.sort(rng.integers(0, train_set.count, batch))
         records = train_set.read(index)
         which = rng.integers(0, 8, batch)
         codes, move = apply_symmetry(records.codes, records.move, which, perm, inverse)
         visits = records.visits.copy()
         visits[:, :, 0] = move_points(visits[:, :, 0], which, inverse)
         records = records._replace(codes=codes, move=move, visits=visits)
-        policy_loss, top1, value_loss = step_losses(model, config, batcher, records, size,
-                                                    device, amp)
-        parts = [policy_loss] if policy_loss is not None else []
-        if value_loss is not None:
-            parts.append(value_loss * (1.0 if config["value_only"] else config["value_weight"]))
+        if labels is not None:
+            losses = teacher_losses(model, config, batcher, records, labels, rows, which, perm,
+                                    inverse, size, device, amp)
+            policy_loss, top1, value_loss = losses["policy"], losses["top1"], losses["value"]
+            parts = [teacher_total(losses, config)]
+            for key in ("score", "ownership", "result"):
+                if losses[key] is not None:
+                    window["extra"][key] += float(losses[key])
+                    window["extra_steps"][key] += 1
+        else:
+            policy_loss, top1, value_loss = step_losses(model, config, batcher, records, size,
+                                                        device, amp)
+            parts = [policy_loss] if policy_loss is not None else []
+            if value_loss is not None:
+                parts.append(value_loss * (1.0 if config["value_only"]
+                                           else config["value_weight"]))
         if parts:
             optimizer.zero_grad(set_to_none=True)
             sum(parts).backward()
@@ -942,20 +1264,31 @@ def train(args):
             policy = "policy frozen" if config["value_only"] else \
                 f"loss {float(window['loss']) / window['steps']:.4f}  " \
                 f"top-1 {float(window['top1']) / window['steps']:.4f}"
+            extra = "".join(f"  {k} {v / window['extra_steps'][k]:.4f}"
+                            for k, v in window["extra"].items())
             log(f"{progress['samples']:>12,} samples  {window['samples'] / (now - window['time']):7.0f}/s"
-                f"  {policy}  value loss {value:.4f}  lr {lr:.2e}")
+                f"  {policy}  value loss {value:.4f}{extra}  lr {lr:.2e}")
             window = new_window()
 
         if progress["samples"] >= next_eval or progress["samples"] >= total:
             next_eval = (progress["samples"] // args.eval_every + 1) * args.eval_every
             t0 = time.time()
             row = eval_row(model, test_set, eval_index, batcher, device, amp)
+            if labels is not None:
+                judged = teacher_summary(evaluate_teacher(model, test_set, teacher_test, batcher,
+                                                          device, amp))
+                row = row + (judged["winner"], judged["value_vs_teacher"], judged["lead_error"],
+                             judged["ownership_error"])
+            else:
+                row = row + (float("nan"),) * 4
             # evaluating is not training: keep it out of the rate and the curve's seconds
             started += time.time() - t0
             window["time"] += time.time() - t0
             log(f"eval at {progress['samples']:,}: loss {row[0]:.4f}  top-1 {row[1]:.4f}  "
                 f"top-5 {row[2]:.4f}  value loss {row[3]:.4f}  MSE {row[4]:.4f}  "
-                f"winner {row[5]:.4f}  ({time.time() - t0:.1f} s)")
+                f"winner {row[5]:.4f}; judged positions: winner {row[6]:.4f}  "
+                f"|v - teacher| {row[7]:.4f}  |lead - teacher| {row[8]:.2f}  "
+                f"ownership |diff| {row[9]:.4f}  ({time.time() - t0:.1f} s)")
             with open(curve_path, "a") as f:
                 f.write(f"{progress['samples']},{elapsed():.1f}," +
                         ",".join(f"{v:.5f}" for v in row) + "\n")
@@ -978,9 +1311,15 @@ def export(args):
     size = write_hnet(model, args.export)
     value = model.value
     assert size == hnet_size(model.channels, model.blocks_count, value.channels if value else 0,
-                             value.hidden if value else 0)
-    log(f"wrote {args.export}: {model.blocks_count} blocks x {model.channels} channels"
-        f"{f', value head {value.channels} x {value.hidden}' if value else ''}, "
+                             value.hidden if value else 0, None, model.pool_blocks,
+                             bool(value and value.score), bool(value and value.ownership))
+    extras = [name for name, on in (("score", value and value.score),
+                                    ("ownership", value and value.ownership)) if on]
+    log(f"wrote {args.export} (version {model.version}): {model.blocks_count} blocks x "
+        f"{model.channels} channels"
+        f"{f', pooled blocks {list(model.pool_blocks)}' if model.pool_blocks else ''}"
+        f"{f', value head {value.channels} x {value.hidden}' if value else ''}"
+        f"{''.join(', ' + e for e in extras)}, "
         f"{size:,} bytes, after {checkpoint['progress']['samples']:,} samples")
 
 
@@ -1056,11 +1395,13 @@ def random_position(size, rng):
 FIXTURE_KOMI = [("b", 7.5), ("w", 7.5), ("w", 6.5), ("b", 0.0), ("b", -3.5), ("w", 15.0)]
 
 
-def fixture_model(seed, value):
-    """A 3-block, 8-channel network (with a 6 x 10 value head if `value`) of random weights and
-    random batch-norm statistics, in eval mode."""
+def fixture_model(seed, value, pool_blocks=(), score=False, ownership=False):
+    """A 3-block, 8-channel network (with a 6 x 10 value head if `value`, pooled blocks and
+    score and ownership outputs if asked) of random weights and random batch-norm statistics,
+    in eval mode."""
     torch.manual_seed(seed)
-    model = Net(8, 3, 6 if value else 0, 10)
+    model = Net(8, 3, 6 if value else 0, 10, pool_blocks=pool_blocks, score=score,
+                ownership=ownership)
     with torch.no_grad():
         for m in model.modules():
             if isinstance(m, nn.Conv2d):  # weights that keep the activations' scale
@@ -1070,6 +1411,9 @@ def fixture_model(seed, value):
                 m.bias.normal_(0.0, 0.2)
                 m.running_mean.normal_(0.0, 0.3)
                 m.running_var.uniform_(0.3, 2.0)
+        for block in model.blocks:  # a pooling bias that moves the activations
+            if block.pool is not None:
+                block.pool.weight.normal_(0.0, 0.5)
         model.head.bias.normal_(0.0, 0.5)  # logits spread over a few units: a wrong tap shows
     return model.eval()
 
@@ -1095,21 +1439,35 @@ def fixture_positions(args, rng):
 
 def spread_values(model, positions):
     """Rescales the value head's last layer so that the fixture's value logits have mean 0 and
-    standard deviation 2: values stuck at 0 or 1 would not show a wrong pooling or komi."""
+    standard deviation 2 (its scores standard deviation 0.5, 10 points, and its ownership
+    logits 1): values stuck at 0 or 1 would not show a wrong pooling or komi."""
     with torch.no_grad():
-        logits = torch.cat([model(x, mover)[1] for *_, x, _, _, mover in positions])
-        k = 2 / float(logits.std())
+        outputs = torch.cat([model.value.outputs(model.trunk(x), mover)[0][:, None]
+                             if not model.value.score else
+                             torch.stack(model.value.outputs(model.trunk(x), mover)[:2], 1)
+                             for *_, x, _, _, mover in positions])
         fc2 = model.value.fc2
-        fc2.bias.copy_((fc2.bias - logits.mean()) * k)
-        fc2.weight.mul_(k)
+        for row, spread in enumerate([2.0, 0.5][:outputs.shape[1]]):
+            k = spread / float(outputs[:, row].std())
+            fc2.bias[row] = (fc2.bias[row] - outputs[:, row].mean()) * k
+            fc2.weight[row] *= k
+        own = model.value.own
+        if own is not None:  # ownership logits spread around 0, not stuck at +-1
+            logits = torch.cat([model.value.outputs(model.trunk(x), mover)[2].flatten()
+                                for *_, x, _, _, mover in positions])
+            k = 1.0 / float(logits.std())
+            own.bias.copy_((own.bias - logits.mean()) * k)
+            own.weight.mul_(k)
 
 
 def write_fixture(args):
-    """A small network of random weights (a version 2 file with a value head, or version 1 with
-    --value-channels 0) and the float32 logits and value its folded weights give on a few
-    positions, checked against the batch-norm network."""
+    """A small network of random weights (a version 2 file with a value head, version 1 with
+    --value-channels 0, version 3 with --pool-blocks, --score-head or --ownership-head) and
+    the float32 outputs its folded weights give on a few positions, checked against the
+    batch-norm network."""
     rng = np.random.default_rng(args.seed)
-    model = fixture_model(args.seed, args.value_channels != 0)
+    model = fixture_model(args.seed, args.value_channels != 0, args.pool_blocks or (),
+                          bool(args.score_head), bool(args.ownership_head))
     table = torch.from_numpy(plane_table())
     positions = []
     for i, (size, codes) in enumerate(fixture_positions(args, rng)):
@@ -1126,24 +1484,41 @@ def write_fixture(args):
     lines = []
     for size, codes, x, side, komi, mover in positions:
         with torch.no_grad():
-            logits, value = folded_forward(net, x, mover)
-            check, check_value = model(x, mover)
-        error = float((logits - check).abs().max())
+            logits, value, score, own = folded_judge(net, x, mover)
+            check = model.judge(x, mover) if model.value is not None else \
+                (model(x)[0], None, None, None)
+        error = float((logits - check[0]).abs().max())
         if value is not None:
-            error = max(error, float((value - torch.sigmoid(check_value)).abs().max()))
+            error = max(error, float((value - torch.sigmoid(check[1])).abs().max()))
+        if score is not None:
+            error = max(error, float((score - check[2] * SCORE_SCALE).abs().max()) / 10)
+        if own is not None:
+            error = max(error, float((own - torch.tanh(check[3])).abs().max()))
         if error > 1e-4:
             raise SystemExit(f"the folded network differs from the batch-norm one by {error}")
         lines.append(f"position {size} {codes.tobytes().hex()}")
         lines.append("logits " + " ".join(f"{v:.8e}" for v in logits[0].tolist()))
         if value is not None:
             lines.append(f"value {side} {komi} {float(value[0]):.8e}")
+        if score is not None:
+            lines.append(f"score {float(score[0]):.8e}")
+        if own is not None:
+            lines.append("ownership " + " ".join(f"{v:.8e}" for v in own[0].tolist()))
     with open(os.path.join(args.write_fixture, "positions.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    log(f"wrote {net_path} ({os.path.getsize(net_path)} bytes) and positions.txt "
-        f"({len(lines) // (3 if net.value_channels else 2)} positions)")
+    log(f"wrote {net_path} (version {net.version}, {os.path.getsize(net_path)} bytes) and "
+        f"positions.txt ({len(positions)} positions)")
 
 
 # --- command line ------------------------------------------------------------------------------
+
+
+def block_list(text):
+    """"2,4" -> [2, 4] (an empty string: no block)."""
+    try:
+        return sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of block indices: {text!r}")
 
 
 def shape_from_init(args):
@@ -1207,12 +1582,36 @@ def main(argv=None):
                    help="the rate of everything but the value head, as a share of the value "
                         "head's (default 1; 0.2 with --init keeps a trained policy steady while "
                         "the new value head learns)")
+    g.add_argument("--pool-blocks", dest="pool_blocks", type=block_list, default=None,
+                   help="the blocks with global pooling, as indices from 0 (e.g. 2,4; default "
+                        "none): a version 3 file")
+    g.add_argument("--score-head", dest="score_head", action="store_true", default=None,
+                   help="the value head also gives the mover's score lead (a version 3 file)")
+    g.add_argument("--ownership-head", dest="ownership_head", action="store_true", default=None,
+                   help="the value head also gives each point's ownership (a version 3 file)")
+    g.add_argument("--teacher", default=None, metavar="DIR",
+                   help="learn from the teacher labels in DIR (labels-*.npz, ownership-*.npz, "
+                        "e.g. ../shared/data/teacher): only the judged positions, toward the "
+                        "teacher's win rate, lead, ownership and favourite moves; needs "
+                        "--score-head")
+    g.add_argument("--teacher-policy", dest="teacher_policy", type=float, default=None,
+                   help="with --teacher: the teacher's favourite moves' share of the policy's "
+                        "target, the move played the rest (default 0.5)")
+    g.add_argument("--result-weight", dest="result_weight", type=float, default=None,
+                   help="with --teacher: the weight of the games' results (default 0.1)")
+    g.add_argument("--score-weight", dest="score_weight", type=float, default=None,
+                   help="with --teacher: the weight of the score lead's loss (default 0.5)")
+    g.add_argument("--ownership-weight", dest="ownership_weight", type=float, default=None,
+                   help="with --teacher: the weight of the ownership's loss (default 1.0)")
     g.add_argument("--value-only", dest="value_only", action="store_true", default=None,
                    help="train only the value head, on the frozen trunk and policy head of --init")
     g.add_argument("--init", metavar="NET.hnet", default=None,
                    help="a new run's trunk and policy head (version 1 or 2; the shape is the "
                         "file's), frozen with --value-only, trained further without it (a value "
                         "head in the file is not read: the run's trains afresh)")
+    p.add_argument("--games", default=None,
+                   help="with --teacher: the Tom games' folder whose Kifu.index maps the labels' "
+                        "game IDs to the dataset's (default DATA/games/go-games/Tom)")
     r = p.add_argument_group("running")
     r.add_argument("--device", default="auto", help="auto (CUDA when available), cpu, cuda, cuda:1...")
     r.add_argument("--threads", type=int, default=None, help="CPU threads (default all cores)")
@@ -1247,6 +1646,8 @@ def main(argv=None):
         return
     if args.data is None:
         args.data = os.path.join(HERE, "data")
+    if args.games is None:
+        args.games = os.path.join(args.data, "games", "go-games", "Tom")
     args.folded = None
     if args.init:
         shape_from_init(args)

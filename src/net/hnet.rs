@@ -19,9 +19,20 @@ pub fn embedded() -> Model {
 
 impl Network for Model {
     fn describe(&self) -> String {
-        let trunk = format!("{} blocks x {} channels", self.blocks(), self.channels());
+        let mut trunk = format!("{} blocks x {} channels", self.blocks(), self.channels());
+        if self.pooled_blocks() > 0 {
+            trunk += &format!(" ({} pooled)", self.pooled_blocks());
+        }
+        let outputs = [
+            (self.has_score(), ", score"),
+            (self.has_ownership(), ", ownership"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| *name)
+        .collect::<String>();
         match self.value_sizes() {
-            Some((v, h)) => format!("hnet network ({trunk}, value head {v} x {h})"),
+            Some((v, h)) => format!("hnet network ({trunk}, value head {v} x {h}{outputs})"),
             None => format!("hnet network ({trunk})"),
         }
     }
@@ -29,7 +40,8 @@ impl Network for Model {
     fn heads(&self) -> Heads {
         Heads {
             value: self.has_value(),
-            ..Heads::default()
+            score_lead: self.has_score(),
+            ownership: self.has_ownership(),
         }
     }
 
@@ -71,15 +83,12 @@ impl Evaluator for HnetEvaluator {
         };
         self.encode(position);
         let (ws, logits) = (&mut self.workspace, &mut self.logits);
-        let first_value = if model.has_value() {
-            let mut value = [0.0];
-            let komi = [mover_komi(first)];
-            model.forward_value(size, &[&self.input], &komi, ws, logits, &mut value);
-            Some(value[0])
-        } else {
-            model.forward(size, &[&self.input], ws, logits);
-            None
-        };
+        model.forward(size, &[&self.input], ws, logits);
+        // The ownership does not depend on the komi: one map serves every output.
+        let mut ownership = model.has_ownership().then(|| vec![0.0; size * size]);
+        let first_judgement = model
+            .has_value()
+            .then(|| model.judge(size, ws, mover_komi(first), ownership.as_deref_mut()));
         let mut policy = vec![0.0; size * size];
         let input = &self.input;
         model::softmax_over(
@@ -87,28 +96,25 @@ impl Evaluator for HnetEvaluator {
             |i| features::is_playable(input[i]),
             &mut policy,
         );
-        let output = |policy: Vec<f32>, value: Option<f32>| {
-            Arc::new(Output {
-                policy,
-                pass: 0.0,
-                value,
-                score_lead: None,
-                ownership: None,
-            })
-        };
         for (i, &komi) in komis.iter().enumerate() {
             // The komi enters only the value head's last layers: the trunk serves them all.
-            let value = match i {
-                0 => first_value,
-                _ => first_value.map(|_| model.value_again(size, ws, mover_komi(komi))),
+            let judgement = match i {
+                0 => first_judgement,
+                _ => first_judgement.map(|_| model.judge(size, ws, mover_komi(komi), None)),
             };
             let last = i + 1 == komis.len();
-            let policy = if last {
-                std::mem::take(&mut policy)
+            let (policy, ownership) = if last {
+                (std::mem::take(&mut policy), ownership.take())
             } else {
-                policy.clone()
+                (policy.clone(), ownership.clone())
             };
-            outputs.push(output(policy, value));
+            outputs.push(Arc::new(Output {
+                policy,
+                pass: 0.0,
+                value: judgement.map(|j| j.value),
+                score_lead: judgement.and_then(|j| j.score_lead),
+                ownership,
+            }));
         }
     }
 }

@@ -27,15 +27,25 @@ pub const MAX_VALUE_CHANNELS: usize = 256;
 /// The most values a value head's hidden layer may declare (see [`MAX_CHANNELS`]).
 pub const MAX_VALUE_HIDDEN: usize = 1024;
 
+/// The points the score output counts in: the network gives the mover's lead divided by it,
+/// so that its usual values are near 1 (the training code's `SCORE_SCALE`).
+pub const SCORE_SCALE: f32 = 20.0;
+
 const MAGIC: &[u8; 8] = b"HOSHINET";
-/// Version 2 adds the heads flags and the value head's sizes to the header.
-const VERSIONS: std::ops::RangeInclusive<u32> = 1..=2;
+/// Version 2 adds the heads flags and the value head's sizes to the header; version 3 the
+/// pooled blocks and the score and ownership outputs.
+const VERSIONS: std::ops::RangeInclusive<u32> = 1..=3;
 /// Version 1: magic, version, planes, channels, blocks.
 const HEADER_BYTES: usize = 8 + 4 * 4;
 /// Version 2: then heads flags, value channels, value hidden.
 const HEADER_V2_BYTES: usize = HEADER_BYTES + 3 * 4;
-/// The heads flags' bit of the value head (the only bit defined).
+/// Version 3: then the pooled blocks' mask, low and high 32 bits.
+const HEADER_V3_BYTES: usize = HEADER_V2_BYTES + 2 * 4;
+/// The heads flags' bit of the value head (version 2's only bit).
 const VALUE_HEAD: u32 = 1;
+/// Version 3's bits of the value head's score and ownership outputs.
+const SCORE_HEAD: u32 = 2;
+const OWNERSHIP_HEAD: u32 = 4;
 
 /// The planes of one input byte, 0 or 1 each (the table of `docs/policy-net.md`).
 ///
@@ -96,7 +106,7 @@ pub enum NetError {
     },
     /// It does not start with `HOSHINET`.
     BadMagic,
-    /// A format version this code does not read (it reads 1 and 2).
+    /// A format version this code does not read (it reads 1 to 3).
     Version(u32),
     /// Input planes other than [`PLANES`].
     Planes(u32),
@@ -104,8 +114,11 @@ pub enum NetError {
     Channels(u32),
     /// More than [`MAX_BLOCKS`] residual blocks.
     Blocks(u32),
-    /// A version 2 header's heads flags with a bit other than the value head's.
+    /// Heads flags with a bit the version does not define, or a score or ownership output
+    /// without the value head it belongs to.
     Heads(u32),
+    /// A version 3 header's pooled blocks beyond the network's blocks.
+    PooledBlocks { mask: u64, blocks: u32 },
     /// A value head's sizes out of range: 0 or above [`MAX_VALUE_CHANNELS`] channels, or 0 or
     /// above [`MAX_VALUE_HIDDEN`] hidden values, with the flag; anything but 0 without it.
     ValueSize {
@@ -138,8 +151,12 @@ impl fmt::Display for NetError {
             NetError::Blocks(b) => write!(f, "{b} residual blocks (at most {MAX_BLOCKS})"),
             NetError::Heads(flags) => write!(
                 f,
-                "heads flags {flags:#x}: only bit 0 (a value head) is defined"
+                "heads flags {flags:#x}: bit 0 is a value head, and in version 3 bits 1 and 2 \
+                 its score and ownership outputs, which need bit 0; no other bit is defined"
             ),
+            NetError::PooledBlocks { mask, blocks } => {
+                write!(f, "pooled blocks {mask:#x} in a network of {blocks} blocks")
+            }
             NetError::ValueSize {
                 flagged: true,
                 channels,
@@ -197,29 +214,41 @@ pub struct Layer {
     pub bias: Vec<f32>,
 }
 
-/// A residual block's two convolutions.
+/// A residual block's two convolutions and, in a pooled block, the weights `[C][3C]` (no
+/// bias) that turn its middle activations' pooling over the board into a bias on each of
+/// their channels (KataGo's global pooling: what happens far away reaches every point).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
     pub conv1: Layer,
+    pub pool: Option<Layer>,
     pub conv2: Layer,
 }
 
 /// The value head's layers (docs/policy-net.md): a 1×1 convolution from the trunk's channels
-/// to `conv.bias.len()` (V) channels, then two fully connected layers over the pooled values.
+/// to `conv.bias.len()` (V) channels, then two fully connected layers over the pooled values,
+/// and the ownership's 1×1 convolution of the V channels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueWeights {
     /// `[V][C]`, `[V]`.
     pub conv: Layer,
     /// `[H][3V + 1]`, `[H]`.
     pub fc1: Layer,
-    /// `[1][H]`, `[1]`.
+    /// `[O][H]`, `[O]`: O is 1 (the value's logit), or 2 with the score output (then the
+    /// mover's lead / [`SCORE_SCALE`]).
     pub fc2: Layer,
+    /// `[1][V]`, `[1]`: the ownership output, each point's `tanh` of it.
+    pub ownership: Option<Layer>,
 }
 
 impl ValueWeights {
     /// The channels V and hidden values H it declares (its biases' lengths).
     pub fn sizes(&self) -> (usize, usize) {
         (self.conv.bias.len(), self.fc1.bias.len())
+    }
+
+    /// Whether it gives the score lead (a second output of its last layer).
+    pub fn has_score(&self) -> bool {
+        self.fc2.bias.len() == 2
     }
 }
 
@@ -236,12 +265,16 @@ pub struct Weights {
     pub value: Option<ValueWeights>,
 }
 
-/// What a header declares: the trunk's channels and blocks, the value head's V and H if any.
+/// What a header declares: the trunk's channels and blocks, the pooled ones (a bit a block),
+/// the value head's V and H if any and its outputs.
 #[derive(Clone, Copy, Debug)]
 struct Shape {
     channels: usize,
     blocks: usize,
+    pooled: u64,
     value: Option<(usize, usize)>,
+    score: bool,
+    ownership: bool,
     header_bytes: usize,
 }
 
@@ -249,11 +282,20 @@ impl Shape {
     /// The file's length: the header and the floats after it.
     fn file_bytes(&self) -> usize {
         let (c, b) = (self.channels, self.blocks);
-        let policy = (c * PLANES * 9 + c) + b * 2 * (c * c * 9 + c) + (c + 1);
-        let value = self
-            .value
-            .map_or(0, |(v, h)| (v * c + v) + (h * (3 * v + 1) + h) + (h + 1));
+        let pools = self.pooled.count_ones() as usize;
+        let policy = (c * PLANES * 9 + c) + b * 2 * (c * c * 9 + c) + pools * 3 * c * c + (c + 1);
+        let outputs = if self.score { 2 } else { 1 };
+        let value = self.value.map_or(0, |(v, h)| {
+            (v * c + v)
+                + (h * (3 * v + 1) + h)
+                + outputs * (h + 1)
+                + if self.ownership { v + 1 } else { 0 }
+        });
         self.header_bytes + 4 * (policy + value)
+    }
+
+    fn pooled(&self, block: usize) -> bool {
+        block < 64 && self.pooled >> block & 1 == 1
     }
 }
 
@@ -276,29 +318,34 @@ impl Weights {
                 found: bytes.len(),
             });
         }
-        let mut layer = |inputs: usize, kernel: usize, outputs: usize| Layer {
+        let mut layer = |inputs: usize, kernel: usize, outputs: usize, biased: bool| Layer {
             weights: reader.floats(outputs * inputs * kernel),
-            bias: reader.floats(outputs),
+            bias: reader.floats(if biased { outputs } else { 0 }),
         };
         Ok(Weights::shaped(shape, &mut layer))
     }
 
     /// The network's shape, written once: the stem, the blocks, the head, the value head's
-    /// layers, each layer made by `layer(inputs, kernel points, outputs)` in the file's order.
-    fn shaped(shape: Shape, layer: &mut impl FnMut(usize, usize, usize) -> Layer) -> Weights {
+    /// layers, each layer made by `layer(inputs, kernel points, outputs, with a bias)` in the
+    /// file's order.
+    fn shaped(shape: Shape, layer: &mut impl FnMut(usize, usize, usize, bool) -> Layer) -> Weights {
         let channels = shape.channels;
-        let stem = layer(PLANES, 9, channels);
+        let stem = layer(PLANES, 9, channels, true);
         let blocks = (0..shape.blocks)
-            .map(|_| Block {
-                conv1: layer(channels, 9, channels),
-                conv2: layer(channels, 9, channels),
+            .map(|i| Block {
+                conv1: layer(channels, 9, channels, true),
+                pool: shape
+                    .pooled(i)
+                    .then(|| layer(3 * channels, 1, channels, false)),
+                conv2: layer(channels, 9, channels, true),
             })
             .collect();
-        let head = layer(channels, 1, 1);
+        let head = layer(channels, 1, 1, true);
         let value = shape.value.map(|(v, h)| ValueWeights {
-            conv: layer(channels, 1, v),
-            fc1: layer(3 * v + 1, 1, h),
-            fc2: layer(h, 1, 1),
+            conv: layer(channels, 1, v, true),
+            fc1: layer(3 * v + 1, 1, h, true),
+            fc2: layer(h, 1, if shape.score { 2 } else { 1 }, true),
+            ownership: shape.ownership.then(|| layer(v, 1, 1, true)),
         });
         Weights {
             channels,
@@ -309,13 +356,47 @@ impl Weights {
         }
     }
 
-    /// The `.hnet` file of these weights: version 1 without a value head, 2 with one.
+    /// The blocks with global pooling, a bit a block.
+    pub fn pooled_blocks(&self) -> u64 {
+        (self.blocks.iter().enumerate())
+            .filter(|(_, block)| block.pool.is_some())
+            .fold(0, |mask, (i, _)| mask | 1 << i)
+    }
+
+    /// The file version that holds these weights: 1 without a value head, 2 with one, 3
+    /// with pooled blocks, a score or an ownership output.
+    pub fn version(&self) -> u32 {
+        let extras = self
+            .value
+            .as_ref()
+            .is_some_and(|v| v.has_score() || v.ownership.is_some());
+        if self.pooled_blocks() != 0 || extras {
+            3
+        } else if self.value.is_some() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The `.hnet` file of these weights, of [`Weights::version`].
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut fields = vec![1, PLANES, self.channels, self.blocks.len()];
-        if let Some(value) = &self.value {
-            let (v, h) = value.sizes();
-            fields[0] = 2;
-            fields.extend([VALUE_HEAD as usize, v, h]);
+        let version = self.version();
+        let mut fields = vec![version as usize, PLANES, self.channels, self.blocks.len()];
+        if version >= 2 {
+            fields.extend(match &self.value {
+                Some(value) => {
+                    let (v, h) = value.sizes();
+                    let score = if value.has_score() { SCORE_HEAD } else { 0 };
+                    let own = value.ownership.as_ref().map_or(0, |_| OWNERSHIP_HEAD);
+                    [(VALUE_HEAD | score | own) as usize, v, h]
+                }
+                None => [0, 0, 0],
+            });
+        }
+        if version == 3 {
+            let mask = self.pooled_blocks();
+            fields.extend([(mask & 0xFFFF_FFFF) as usize, (mask >> 32) as usize]);
         }
         let mut bytes = Vec::with_capacity(8 + 4 * fields.len() + 4 * self.value_count());
         bytes.extend_from_slice(MAGIC);
@@ -337,6 +418,29 @@ impl Weights {
         Weights::random_shaped(channels, blocks, None, seed)
     }
 
+    /// A network of random weights with every part of version 3: the blocks of `pooled` (a
+    /// bit a block) with global pooling, a value head of `value_channels` and `hidden` values
+    /// with the score and ownership outputs.
+    pub fn random_judge(
+        channels: usize,
+        blocks: usize,
+        pooled: u64,
+        value_channels: usize,
+        hidden: usize,
+        seed: u64,
+    ) -> Weights {
+        let shape = Shape {
+            channels,
+            blocks,
+            pooled,
+            value: Some((value_channels, hidden)),
+            score: true,
+            ownership: true,
+            header_bytes: 0,
+        };
+        Weights::random_of(shape, seed)
+    }
+
     /// [`Weights::random`] with a value head of `value_channels` and `hidden` values.
     pub fn random_with_value(
         channels: usize,
@@ -354,21 +458,30 @@ impl Weights {
         value: Option<(usize, usize)>,
         seed: u64,
     ) -> Weights {
+        let shape = Shape {
+            channels,
+            blocks,
+            pooled: 0,
+            value,
+            score: false,
+            ownership: false,
+            header_bytes: 0,
+        };
+        Weights::random_of(shape, seed)
+    }
+
+    fn random_of(shape: Shape, seed: u64) -> Weights {
         let mut rng = SmallRng::seed_from_u64(seed);
-        let mut layer = |inputs: usize, kernel: usize, outputs: usize| {
+        let mut layer = |inputs: usize, kernel: usize, outputs: usize, biased: bool| {
             let reach = (6.0 / (inputs * kernel) as f32).sqrt();
             Layer {
                 weights: (0..outputs * inputs * kernel)
                     .map(|_| rng.gen_range(-reach..reach))
                     .collect(),
-                bias: (0..outputs).map(|_| rng.gen_range(-0.1..0.1)).collect(),
+                bias: (0..if biased { outputs } else { 0 })
+                    .map(|_| rng.gen_range(-0.1..0.1))
+                    .collect(),
             }
-        };
-        let shape = Shape {
-            channels,
-            blocks,
-            value,
-            header_bytes: 0,
         };
         Weights::shaped(shape, &mut layer)
     }
@@ -379,14 +492,22 @@ impl Weights {
         let mut layers = vec![("stem".to_string(), &self.stem, c * PLANES * 9, c)];
         for (i, block) in self.blocks.iter().enumerate() {
             layers.push((format!("block {i} conv1"), &block.conv1, c * c * 9, c));
+            if let Some(pool) = &block.pool {
+                layers.push((format!("block {i} pool"), pool, c * 3 * c, 0));
+            }
             layers.push((format!("block {i} conv2"), &block.conv2, c * c * 9, c));
         }
         layers.push(("head".to_string(), &self.head, c, 1));
         if let Some(value) = &self.value {
             let (v, h) = value.sizes();
+            // A second output is the score; more than two are refused by the shape check.
+            let outputs = value.fc2.bias.len().clamp(1, 2);
             layers.push(("value conv".to_string(), &value.conv, v * c, v));
             layers.push(("value fc1".to_string(), &value.fc1, h * (3 * v + 1), h));
-            layers.push(("value fc2".to_string(), &value.fc2, h, 1));
+            layers.push(("value fc2".to_string(), &value.fc2, outputs * h, outputs));
+            if let Some(own) = &value.ownership {
+                layers.push(("ownership".to_string(), own, v, 1));
+            }
         }
         layers
     }
@@ -482,19 +603,38 @@ impl Reader<'_> {
         let mut shape = Shape {
             channels: channels as usize,
             blocks: blocks as usize,
+            pooled: 0,
             value: None,
+            score: false,
+            ownership: false,
             header_bytes: HEADER_BYTES,
         };
-        if version == 2 {
+        if version >= 2 {
             self.expect_header(HEADER_V2_BYTES)?;
             let [flags, value_channels, hidden] = [(); 3].map(|_| self.u32());
-            if flags & !VALUE_HEAD != 0 {
+            let known = match version {
+                2 => VALUE_HEAD,
+                _ => VALUE_HEAD | SCORE_HEAD | OWNERSHIP_HEAD,
+            };
+            let flagged = flags & VALUE_HEAD != 0;
+            if flags & !known != 0 || (!flagged && flags != 0) {
                 return Err(NetError::Heads(flags));
             }
-            let flagged = flags & VALUE_HEAD != 0;
             check_value_size(flagged, value_channels, hidden)?;
             shape.header_bytes = HEADER_V2_BYTES;
             shape.value = flagged.then_some((value_channels as usize, hidden as usize));
+            shape.score = flags & SCORE_HEAD != 0;
+            shape.ownership = flags & OWNERSHIP_HEAD != 0;
+        }
+        if version == 3 {
+            self.expect_header(HEADER_V3_BYTES)?;
+            let [low, high] = [(); 2].map(|_| self.u32());
+            let mask = u64::from(low) | u64::from(high) << 32;
+            if blocks < 64 && mask >> blocks != 0 {
+                return Err(NetError::PooledBlocks { mask, blocks });
+            }
+            shape.pooled = mask;
+            shape.header_bytes = HEADER_V3_BYTES;
         }
         Ok(shape)
     }
@@ -542,10 +682,18 @@ impl Reader<'_> {
 pub struct Model {
     channels: usize,
     stem: Conv3,
-    blocks: Vec<[Conv3; 2]>,
+    blocks: Vec<ModelBlock>,
     head_weights: Vec<f32>,
     head_bias: f32,
     value: Option<ValueHead>,
+}
+
+/// A residual block laid out for the kernel, with its pooling weights `[C][3C]` if pooled.
+#[derive(Clone, Debug)]
+struct ModelBlock {
+    conv1: Conv3,
+    pool: Option<Vec<f32>>,
+    conv2: Conv3,
 }
 
 /// The value head laid out for the forward pass: the 1×1 convolution's weights transposed to
@@ -559,6 +707,7 @@ struct ValueHead {
     conv_bias: Vec<f32>,
     fc1: Layer,
     fc2: Layer,
+    ownership: Option<Layer>,
 }
 
 impl ValueHead {
@@ -572,6 +721,7 @@ impl ValueHead {
             conv_bias: weights.conv.bias.clone(),
             fc1: weights.fc1.clone(),
             fc2: weights.fc2.clone(),
+            ownership: weights.ownership.clone(),
         }
     }
 
@@ -615,7 +765,11 @@ impl Model {
             blocks: weights
                 .blocks
                 .iter()
-                .map(|block| [conv(&block.conv1, c), conv(&block.conv2, c)])
+                .map(|block| ModelBlock {
+                    conv1: conv(&block.conv1, c),
+                    pool: block.pool.as_ref().map(|pool| pool.weights.clone()),
+                    conv2: conv(&block.conv2, c),
+                })
                 .collect(),
             head_weights: weights.head.weights.clone(),
             // `check` has made sure that the head has one bias.
@@ -645,6 +799,21 @@ impl Model {
         self.value.as_ref().map(ValueHead::sizes)
     }
 
+    /// Whether its value head gives the score lead ([`Judgement::score_lead`]).
+    pub fn has_score(&self) -> bool {
+        self.value.as_ref().is_some_and(|v| v.fc2.bias.len() == 2)
+    }
+
+    /// Whether its value head gives each point's ownership ([`Model::judge`]).
+    pub fn has_ownership(&self) -> bool {
+        self.value.as_ref().is_some_and(|v| v.ownership.is_some())
+    }
+
+    /// How many of its blocks pool over the whole board.
+    pub fn pooled_blocks(&self) -> usize {
+        self.blocks.iter().filter(|b| b.pool.is_some()).count()
+    }
+
     /// Scratch space for batches of up to `max_batch` positions of up to `max_size` (one per
     /// thread). A larger batch or board later makes it grow once.
     pub fn workspace(&self, max_size: usize, max_batch: usize) -> Workspace {
@@ -655,6 +824,7 @@ impl Model {
             middle: Vec::new(),
             next: Vec::new(),
             value: Vec::new(),
+            pool: Vec::new(),
         };
         ws.prepare(max_batch, max_size, self.stem.out_stride());
         ws.value.resize(self.value_scratch(), 0.0);
@@ -712,20 +882,32 @@ impl Model {
                 channels: self.channels,
                 act,
             };
-            *value = value_of(head, &grid, komi, &mut ws.value);
+            *value = judge(head, &grid, komi, &mut ws.value, None).value;
         }
     }
 
-    /// The value head once more on the trunk of the first position of the last
-    /// [`Model::forward_value`] with `ws`, for another komi: the komi enters only the
-    /// head's last layers, so that a search counting with two komis (dynamic komi's and the
-    /// real one) pays one trunk for both.
+    /// The value head on the trunk of the first position of the last [`Model::forward`] or
+    /// [`Model::forward_value`] with `ws`, for the komi `mover_komi` (as there). The komi
+    /// enters only the head's last layers, so that a search counting with two komis (dynamic
+    /// komi's and the real one) pays one trunk for both. It gives the value,
+    /// the score lead where the head has the output, and into `ownership` (`size²` values,
+    /// in point order) each point's ownership, from −1 (the opponent's) to +1 (the mover's),
+    /// where the head has the output (it does not depend on the komi: ask it once).
     ///
     /// # Panics
-    /// If the network has no value head, or `ws` has not run [`Model::forward_value`]
-    /// on a board of `size`.
-    pub fn value_again(&self, size: usize, ws: &mut Workspace, mover_komi: f32) -> f32 {
-        let head = self.value.as_ref().expect("value_again needs a value head");
+    /// If the network has no value head, `ws` has not run a forward pass on a board of
+    /// `size`, or `ownership` is given with another length or to a head without the output.
+    pub fn judge(
+        &self,
+        size: usize,
+        ws: &mut Workspace,
+        mover_komi: f32,
+        ownership: Option<&mut [f32]>,
+    ) -> Judgement {
+        let head = self.value.as_ref().expect("judge needs a value head");
+        if ws.value.len() < self.value_scratch() {
+            ws.value.resize(self.value_scratch(), 0.0);
+        }
         let act_len = conv::grid_points(size) * self.stem.out_stride();
         let grid = Grid {
             size,
@@ -733,7 +915,7 @@ impl Model {
             channels: self.channels,
             act: &ws.current[..act_len],
         };
-        value_of(head, &grid, mover_komi, &mut ws.value)
+        judge(head, &grid, mover_komi, &mut ws.value, ownership)
     }
 
     /// Runs the stem and the blocks, leaving each position's last activations in
@@ -763,6 +945,7 @@ impl Model {
             current,
             middle,
             next,
+            pool: pool_scratch,
             ..
         } = ws;
         for (bytes, planes) in inputs.iter().zip(input.chunks_exact_mut(in_len)) {
@@ -774,9 +957,14 @@ impl Model {
             batch,
         };
         pass.layer(&self.stem, input, PLANES, None, current);
-        for [conv1, conv2] in &self.blocks {
-            pass.layer(conv1, current, stride, None, middle);
-            pass.layer(conv2, middle, stride, Some(current), next);
+        for block in &self.blocks {
+            pass.layer(&block.conv1, current, stride, None, middle);
+            if let Some(pool) = &block.pool {
+                for act in middle.chunks_exact_mut(act_len).take(batch) {
+                    pool_bias(pool, size, stride, self.channels, act, pool_scratch);
+                }
+            }
+            pass.layer(&block.conv2, middle, stride, Some(current), next);
             std::mem::swap(current, next);
         }
         for (out, act) in logits
@@ -821,43 +1009,117 @@ impl Grid<'_> {
     }
 }
 
+/// What the value head says of a position for one komi ([`Model::judge`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judgement {
+    /// The side to move's probability of winning.
+    pub value: f32,
+    /// The points it leads by (negative: behind), where the head has the score output.
+    pub score_lead: Option<f32>,
+}
+
 /// The value head on one position (docs/policy-net.md): the 1×1 convolution's ReLU at every
-/// point, pooled into means, scaled means, maxima and the komi, a hidden layer, a sigmoid.
-/// `scratch` holds at least [`ValueHead::scratch`] floats.
-fn value_of(head: &ValueHead, grid: &Grid, mover_komi: f32, scratch: &mut [f32]) -> f32 {
+/// point (and there the ownership, if asked), pooled into means, scaled means, maxima and the
+/// komi, a hidden layer, the value's logit and the score. `scratch` holds at least
+/// [`ValueHead::scratch`] floats.
+fn judge(
+    head: &ValueHead,
+    grid: &Grid,
+    mover_komi: f32,
+    scratch: &mut [f32],
+    mut ownership: Option<&mut [f32]>,
+) -> Judgement {
     let (v, h) = head.sizes();
     let (out, rest) = scratch.split_at_mut(v);
     let (pooled, hidden) = rest.split_at_mut(3 * v + 1);
     pooled.fill(0.0);
-    for point in grid.points() {
+    if let Some(own) = &ownership {
+        assert!(head.ownership.is_some(), "the head has no ownership output");
+        assert_eq!(own.len(), grid.size * grid.size, "one ownership a point");
+    }
+    for (point, act) in grid.points().enumerate() {
         out.copy_from_slice(&head.conv_bias);
-        for (&a, row) in point.iter().zip(head.conv_t.chunks_exact(v)) {
+        for (&a, row) in act.iter().zip(head.conv_t.chunks_exact(v)) {
             // After the trunk's ReLU about half the channels are 0.
             if a != 0.0 {
                 out.iter_mut().zip(row).for_each(|(o, &w)| *o += a * w);
             }
         }
+        out.iter_mut().for_each(|x| *x = x.max(0.0));
         let (sums, rest) = pooled.split_at_mut(2 * v);
         for ((&x, sum), max) in out.iter().zip(&mut sums[..v]).zip(&mut rest[..v]) {
-            let x = x.max(0.0);
             *sum += x;
             *max = max.max(x);
         }
+        if let (Some(own), Some(layer)) = (ownership.as_deref_mut(), &head.ownership) {
+            own[point] = (layer.bias[0] + dot(&layer.weights, out)).tanh();
+        }
     }
-    let area = (grid.size * grid.size) as f32;
-    let scale = (grid.size as f32 - 14.0) / 10.0;
-    let (means, scaled) = pooled[..2 * v].split_at_mut(v);
-    for (mean, scaled) in means.iter_mut().zip(scaled) {
-        *mean /= area;
-        *scaled = *mean * scale;
-    }
+    board_pool_finish(pooled, v, grid.size);
     pooled[3 * v] = mover_komi / 15.0;
     let rows = head.fc1.weights.chunks_exact(3 * v + 1);
     for ((out, row), &bias) in hidden[..h].iter_mut().zip(rows).zip(&head.fc1.bias) {
         *out = (bias + dot(row, pooled)).max(0.0);
     }
-    let logit = head.fc2.bias[0] + dot(&head.fc2.weights, &hidden[..h]);
-    1.0 / (1.0 + (-logit).exp())
+    let output =
+        |o: usize| head.fc2.bias[o] + dot(&head.fc2.weights[o * h..(o + 1) * h], &hidden[..h]);
+    let logit = output(0);
+    Judgement {
+        value: 1.0 / (1.0 + (-logit).exp()),
+        score_lead: (head.fc2.bias.len() == 2).then(|| output(1) * SCORE_SCALE),
+    }
+}
+
+/// Turns the sums of `pooled`'s first V values into means and writes the second V values,
+/// those means scaled by `(size − 14) / 10` (the maxima, the third V, are already there): the
+/// pooling the value head and the pooled blocks share.
+fn board_pool_finish(pooled: &mut [f32], v: usize, size: usize) {
+    let area = (size * size) as f32;
+    let scale = (size as f32 - 14.0) / 10.0;
+    let (means, scaled) = pooled[..2 * v].split_at_mut(v);
+    for (mean, scaled) in means.iter_mut().zip(scaled) {
+        *mean /= area;
+        *scaled = *mean * scale;
+    }
+}
+
+/// A pooled block's bias: pools the middle activations `act` (one position's padded grid,
+/// `stride` floats a point, the first `channels` real and all ≥ 0 after the ReLU) over the
+/// board into means, scaled means and maxima, multiplies them by `pool` (`[C][3C]`) and adds
+/// the result to each point's channels, with a ReLU again (the training code's
+/// `relu(y + pool(board_pool(y)))`). The border stays zero for the next convolution.
+fn pool_bias(
+    pool: &[f32],
+    size: usize,
+    stride: usize,
+    channels: usize,
+    act: &mut [f32],
+    scratch: &mut Vec<f32>,
+) {
+    let c = channels;
+    scratch.clear();
+    scratch.resize(4 * c, 0.0);
+    let (pooled, bias) = scratch.split_at_mut(3 * c);
+    let width = size + 2;
+    let at = |point: usize| ((point / size + 1) * width + point % size + 1) * stride;
+    for point in 0..size * size {
+        let x = &act[at(point)..at(point) + c];
+        let (sums, rest) = pooled.split_at_mut(2 * c);
+        for ((&x, sum), max) in x.iter().zip(&mut sums[..c]).zip(&mut rest[..c]) {
+            *sum += x;
+            *max = max.max(x);
+        }
+    }
+    board_pool_finish(pooled, c, size);
+    for (b, row) in bias.iter_mut().zip(pool.chunks_exact(3 * c)) {
+        *b = dot(row, pooled);
+    }
+    for point in 0..size * size {
+        let x = &mut act[at(point)..at(point) + c];
+        x.iter_mut()
+            .zip(&*bias)
+            .for_each(|(x, b)| *x = (*x + b).max(0.0));
+    }
 }
 
 /// One forward pass's settings: the kernel, the board size and the batch.
@@ -926,6 +1188,8 @@ pub struct Workspace {
     next: Vec<f32>,
     /// The value head's pooled values and hidden layer, for one position at a time.
     value: Vec<f32>,
+    /// A pooled block's pooled values and bias, for one position at a time.
+    pool: Vec<f32>,
 }
 
 impl Workspace {

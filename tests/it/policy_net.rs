@@ -16,13 +16,16 @@ pub(crate) fn fixture(dir: &str, name: &str) -> PathBuf {
 }
 
 /// One position of `positions.txt`: its line number, board size, input bytes, logits and,
-/// in a value network's fixture, its value line.
+/// in a value network's fixture, its value line, and in a version 3 one its score (the
+/// mover's lead) and ownership lines.
 pub(crate) struct Case {
     pub line: usize,
     pub size: usize,
     pub bytes: Vec<u8>,
     pub logits: Vec<f32>,
     pub value: Option<ValueCase>,
+    pub score: Option<f32>,
+    pub ownership: Option<Vec<f32>>,
 }
 
 /// A `value S K P` line: the side to move is White (`w`) or Black (`b`), Black's komi, the
@@ -69,12 +72,28 @@ pub(crate) fn read_cases(text: &str) -> Vec<Case> {
             Some((_, words)) if words.first() == Some(&"value") => lines.next().map(value_case),
             _ => None,
         };
+        let mut numbers = |first: &str| match lines.peek() {
+            Some((_, words)) if words.first() == Some(&first) => lines.next().map(|(at, w)| {
+                w[1..]
+                    .iter()
+                    .map(|w| parse_float(w, at))
+                    .collect::<Vec<_>>()
+            }),
+            _ => None,
+        };
+        let score = numbers("score").map(|s| match s.as_slice() {
+            [lead] => *lead,
+            _ => panic!("after line {line}: expected `score LEAD`"),
+        });
+        let ownership = numbers("ownership");
         cases.push(Case {
             line,
             size,
             bytes,
             logits,
             value,
+            score,
+            ownership,
         });
     }
     cases

@@ -192,3 +192,62 @@ fn the_embedded_network_sees_nine_stones_ahead() {
     assert!(black > 0.8, "Black with nine stones: {black}");
     assert!(white < 0.3, "White against nine stones: {white}");
 }
+
+/// A version 3 network (pooled blocks, a value head with the score and ownership outputs)
+/// against PyTorch's on `tests/fixtures/judge-net/`: logits, value, score lead and ownership
+/// to 1e-4 (the score, in points, relative to the larger of 1 and PyTorch's).
+#[test]
+fn judge_net_matches_the_training_code() {
+    let (net, cases) = load_fixture("judge-net");
+    assert!(net.has_score() && net.has_ownership() && net.pooled_blocks() > 0);
+    let mut ws = net.workspace(19, 1);
+    let mut leads = Vec::new();
+    for case in &cases {
+        let line = case.line;
+        let (Some(expected), Some(lead), Some(own)) = (&case.value, case.score, &case.ownership)
+        else {
+            panic!("position of line {line}: no value, score or ownership line");
+        };
+        let area = case.size * case.size;
+        assert_eq!(own.len(), area, "position of line {line}: ownership");
+        let mut logits = vec![0.0; area];
+        net.forward(case.size, &[&case.bytes], &mut ws, &mut logits);
+        assert_logits(case, &logits);
+        let mut ownership = vec![0.0; area];
+        let judged = net.judge(
+            case.size,
+            &mut ws,
+            expected.mover_komi(),
+            Some(&mut ownership),
+        );
+        assert!(
+            (judged.value - expected.value).abs() <= 1e-4,
+            "line {line}: value {:.8e}, PyTorch {:.8e}",
+            judged.value,
+            expected.value
+        );
+        let found = judged.score_lead.expect("a score");
+        assert!(
+            (found - lead).abs() <= 1e-4 * lead.abs().max(1.0),
+            "line {line}: lead {found:.8e}, PyTorch {lead:.8e}"
+        );
+        for (p, (&a, &b)) in ownership.iter().zip(own).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-4,
+                "line {line}, point {p}: ownership {a}, PyTorch {b}"
+            );
+        }
+        // The ownership does not depend on the komi; the value and score do.
+        let other = net.judge(case.size, &mut ws, expected.mover_komi() + 10.0, None);
+        assert_ne!(
+            other.score_lead, judged.score_lead,
+            "line {line}: the komi reaches the score"
+        );
+        leads.push(found);
+    }
+    let spread = leads.iter().fold(0.0f32, |m, l| m.max(l.abs()));
+    assert!(
+        spread > 3.0,
+        "scores within ±{spread}: a wrong pooling would not show"
+    );
+}

@@ -259,7 +259,10 @@ fn weights_survive_the_file_format() {
     let shape = Shape {
         channels: 5,
         blocks: 2,
+        pooled: 0,
         value: None,
+        score: false,
+        ownership: false,
         header_bytes: HEADER_BYTES,
     };
     assert_eq!(bytes.len(), shape.file_bytes());
@@ -302,7 +305,7 @@ fn bad_headers_are_errors() {
         Err(NetError::BadMagic)
     ));
     let cases = [
-        (0, 3, "version"),
+        (0, 4, "version"),
         (1, 18, "planes"),
         (2, 0, "channels"),
         (2, 257, "channels"),
@@ -311,7 +314,7 @@ fn bad_headers_are_errors() {
     for (field, value, what) in cases {
         let error = Model::from_bytes(&with_header_field(field, value));
         let expected = match error {
-            Err(NetError::Version(3)) => "version",
+            Err(NetError::Version(4)) => "version",
             Err(NetError::Planes(18)) => "planes",
             Err(NetError::Channels(0 | 257)) => "channels",
             Err(NetError::Blocks(41)) => "blocks",
@@ -470,7 +473,10 @@ fn version_2_survives_the_file_format() {
     let shape = Shape {
         channels: 5,
         blocks: 2,
+        pooled: 0,
         value: Some((3, 4)),
+        score: false,
+        ownership: false,
         header_bytes: HEADER_V2_BYTES,
     };
     assert_eq!(bytes.len(), shape.file_bytes());
@@ -562,4 +568,111 @@ fn bad_value_weights_are_errors() {
         Model::from_weights(&weights),
         Err(NetError::Shape { .. })
     ));
+}
+
+#[test]
+fn version_3_survives_the_file_format() {
+    let weights = Weights::random_judge(5, 3, 0b101, 3, 4, 13);
+    assert_eq!(weights.version(), 3);
+    let bytes = weights.to_bytes();
+    let shape = Shape {
+        channels: 5,
+        blocks: 3,
+        pooled: 0b101,
+        value: Some((3, 4)),
+        score: true,
+        ownership: true,
+        header_bytes: HEADER_V3_BYTES,
+    };
+    assert_eq!(bytes.len(), shape.file_bytes());
+    assert_eq!(Weights::parse(&bytes).expect("parses"), weights);
+    for len in 0..bytes.len() {
+        match Model::from_bytes(&bytes[..len]) {
+            Err(NetError::Truncated { found, .. }) => assert_eq!(found, len),
+            other => panic!("{len} bytes: {other:?}"),
+        }
+    }
+    let model = Model::from_bytes(&bytes).expect("reads");
+    assert!(model.has_score() && model.has_ownership());
+    assert_eq!(model.pooled_blocks(), 2);
+}
+
+/// A version 3 header with the heads flags and the pooled blocks' mask set.
+fn with_v3_fields(flags: u32, mask: u64) -> Vec<u8> {
+    let mut bytes = Weights::random_judge(2, 2, 0b10, 2, 3, 1).to_bytes();
+    let mut set = |at: usize, value: u32| bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    set(24, flags);
+    set(36, mask as u32);
+    set(40, (mask >> 32) as u32);
+    bytes
+}
+
+#[test]
+fn bad_version_3_headers_are_errors() {
+    assert!(Model::from_bytes(&with_v3_fields(7, 0b10)).is_ok());
+    for flags in [8, 2, 4, 6] {
+        assert!(
+            matches!(Model::from_bytes(&with_v3_fields(flags, 0b10)), Err(NetError::Heads(f)) if f == flags),
+            "flags {flags}"
+        );
+    }
+    for mask in [0b100, 1 << 40] {
+        assert!(
+            matches!(
+                Model::from_bytes(&with_v3_fields(7, mask)),
+                Err(NetError::PooledBlocks { blocks: 2, .. })
+            ),
+            "mask {mask:#x}"
+        );
+    }
+    // Another mask of as many pooled blocks reads (the same length), another count does not.
+    assert!(Model::from_bytes(&with_v3_fields(7, 0b01)).is_ok());
+    assert!(matches!(
+        Model::from_bytes(&with_v3_fields(7, 0b11)),
+        Err(NetError::Truncated { .. })
+    ));
+    // Version 2 knows only the value head's bit.
+    let mut v2 = with_v2_fields([1, 2, 3]);
+    v2[24..28].copy_from_slice(&3u32.to_le_bytes());
+    assert!(matches!(Model::from_bytes(&v2), Err(NetError::Heads(3))));
+}
+
+/// Pooling all but nothing: a pooled block whose weights are zero computes what the block
+/// without them does, and the value head's outputs keep their meaning with the score and
+/// ownership beside them.
+#[test]
+fn zero_pooling_leaves_the_block_as_it_was() {
+    let judge = Weights::random_judge(6, 2, 0b11, 4, 5, 3);
+    let mut zeroed = judge.clone();
+    for block in &mut zeroed.blocks {
+        if let Some(pool) = &mut block.pool {
+            pool.weights.fill(0.0);
+        }
+    }
+    let mut plain = zeroed.clone();
+    for block in &mut plain.blocks {
+        block.pool = None;
+    }
+    let bytes = random_bytes(9, 5);
+    let (a, b, c) = (
+        Model::from_weights(&zeroed).expect("valid"),
+        Model::from_weights(&plain).expect("valid"),
+        Model::from_weights(&judge).expect("valid"),
+    );
+    let run = |net: &Model| {
+        let mut ws = net.workspace(9, 1);
+        let logits = evaluate(net, &mut ws, 9, &bytes);
+        let mut own = vec![0.0; 81];
+        let j = net.judge(9, &mut ws, 7.5, Some(&mut own));
+        (logits, j, own)
+    };
+    let (la, ja, oa) = run(&a);
+    let (lb, jb, ob) = run(&b);
+    let (lc, _, _) = run(&c);
+    assert_eq!(la, lb);
+    assert_eq!(ja, jb);
+    assert_eq!(oa, ob);
+    assert_ne!(la, lc, "pooling weights change the logits");
+    assert!(oa.iter().all(|o| (-1.0..=1.0).contains(o)));
+    assert!(ja.score_lead.is_some());
 }

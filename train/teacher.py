@@ -1,0 +1,170 @@
+"""Teacher labels joined to `hoshi dataset` records: the targets of distillation.
+
+A strong network's judgement of a position (its win rate, score lead, favourite moves and
+ownership) is a far richer target than the game's result; this module finds, for each judged
+position of the shared labels (docs/policy-net.md, "Learning from the teacher"), the dataset
+record of the same position and gives the targets of a batch from the mover's side, under the
+batch's symmetries.
+"""
+
+import collections
+import glob
+import os
+
+import numpy as np
+
+# the komi and rules the shared labels were judged with (their README): area scoring
+TEACHER_KOMI = 7.5
+TOP_MOVES = 4
+
+
+Labels = collections.namedtuple(
+    "Labels", "game turn winrate lead stdev top top_p ownership has_ownership")
+
+
+def read_npz(path, fields):
+    """The named arrays of an `.npz` file, or a clear error naming the file."""
+    try:
+        with np.load(path) as z:
+            missing = [f for f in fields if f not in z.files]
+            if missing:
+                raise SystemExit(f"{path}: no field {', '.join(missing)} (has {z.files})")
+            return {f: z[f] for f in fields}
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"{path}: not a readable .npz file ({e})")
+
+
+def load_labels(folder):
+    """The shared labels of `folder` (labels-*.npz, and ownership-*.npz joined to them by game
+    and turn), games as Tom IDs, one row a position, sorted by (game, turn)."""
+    paths = sorted(glob.glob(os.path.join(folder, "labels-*.npz")))
+    if not paths:
+        raise SystemExit(f"{folder}: no labels-*.npz files")
+    fields = ("game", "turn", "winrate", "lead", "score_stdev", "policy_top", "policy_p")
+    parts = [read_npz(p, fields) for p in paths]
+    cat = {f: np.concatenate([p[f] for p in parts]) for f in fields}
+    for f in fields[1:]:
+        if len(cat[f]) != len(cat["game"]):
+            raise SystemExit(f"{folder}: the field {f} has {len(cat[f])} rows, game "
+                             f"{len(cat['game'])}")
+    if cat["policy_top"].ndim != 2 or cat["policy_top"].shape[1] != TOP_MOVES:
+        raise SystemExit(f"{folder}: policy_top is {cat['policy_top'].shape}, not [n, 4]")
+    key = cat["game"].astype(np.int64) << 16 | cat["turn"].astype(np.int64)
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    cat = {f: v[order] for f, v in cat.items()}
+    n = len(key)
+    ownership = np.zeros((n, 361), np.int8)
+    has = np.zeros(n, bool)
+    for path in sorted(glob.glob(os.path.join(folder, "ownership-*.npz"))):
+        own = read_npz(path, ("game", "turn", "ownership"))
+        if own["ownership"].shape[1:] != (361,):
+            raise SystemExit(f"{path}: ownership is {own['ownership'].shape}, not [n, 361]")
+        k = own["game"].astype(np.int64) << 16 | own["turn"].astype(np.int64)
+        at = np.clip(np.searchsorted(key, k), 0, n - 1)
+        found = key[at] == k
+        ownership[at[found]] = own["ownership"][found]
+        has[at[found]] = True
+    return Labels(cat["game"].astype(np.int64), cat["turn"].astype(np.int64),
+                  cat["winrate"].astype(np.float32), cat["lead"].astype(np.float32),
+                  cat["score_stdev"].astype(np.float32), cat["policy_top"].astype(np.int64),
+                  cat["policy_p"].astype(np.float32) / 255, ownership, has)
+
+
+def tom_lines(games):
+    """Tom IDs -> their line in `games`/Kifu.index (the dataset's game field): two sorted
+    arrays."""
+    path = os.path.join(games, "Kifu.index")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            ids = [int(line.split("\t", 1)[0]) for line in f]
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"{path}: cannot read the games' IDs ({e})")
+    ids = np.asarray(ids, np.int64)
+    order = np.argsort(ids)
+    return ids[order], order.astype(np.int64)
+
+
+def record_keys(dataset):
+    """Each record's (game, move number) as one int64 key."""
+    tail = np.asarray(dataset.raw[:, dataset.points + 2:dataset.points + 8])
+    tail = np.ascontiguousarray(tail)
+    number = tail[:, 0:2].copy().view("<u2")[:, 0].astype(np.int64)
+    game = tail[:, 2:6].copy().view("<u4")[:, 0].astype(np.int64)
+    return game << 16 | number
+
+
+class Teacher:
+    """The labelled records of one dataset file: `records` (record indices) and `rows` (their
+    label rows), in record order."""
+
+    def __init__(self, labels, dataset, ids, lines):
+        if dataset.size != 19:
+            raise SystemExit(f"{dataset.path}: the shared labels are of 19x19 games, the "
+                             f"dataset of {dataset.size}x{dataset.size}")
+        self.labels = labels
+        at = np.clip(np.searchsorted(ids, labels.game), 0, len(ids) - 1)
+        known = ids[at] == labels.game
+        # a record holds the position before its move number: turn t is move number t + 1
+        key = np.where(known, lines[at] << 16 | (labels.turn + 1), -1)
+        keys = record_keys(dataset)
+        order = np.argsort(keys, kind="stable")
+        where = np.clip(np.searchsorted(keys[order], key), 0, len(keys) - 1)
+        found = known & (keys[order][where] == key)
+        records = order[where[found]]
+        rows = np.flatnonzero(found)
+        sort = np.argsort(records, kind="stable")
+        self.records, self.rows = records[sort], rows[sort]
+
+    def __len__(self):
+        return len(self.records)
+
+    def draw(self, rng, batch):
+        """`batch` random (record, row) pairs, by record order (the memory map reads faster)."""
+        pick = np.sort(rng.integers(0, len(self.records), batch))
+        return self.records[pick], self.rows[pick]
+
+
+def to_points(top, size):
+    """The labels' points (y * N + x, y from the top; N * N a pass) as the dataset's (row * N +
+    col, row from the bottom); a pass stays N * N."""
+    on = top < size * size
+    y, x = np.divmod(np.where(on, top, 0), size)
+    return np.where(on, (size - 1 - y) * size + x, top)
+
+
+Targets = collections.namedtuple("Targets", "win lead policy ownership has_ownership")
+
+
+def targets(labels, rows, side, move, which, perm, inverse, size, teacher_policy):
+    """The batch's targets from the mover's side (side 0 Black, 1 White), the symmetry
+    which[i] applied as to the input bytes: the win probability, the lead in points, the
+    policy's target distribution [n, N*N] (the teacher's favourite moves, renormalised, at
+    weight `teacher_policy`, the move played at the rest; either alone where the other is
+    missing or a pass) and the ownership [n, N*N] (+1 the mover's) where the labels have it."""
+    n, points = len(rows), size * size
+    black = side == 0
+    win = np.where(black, labels.winrate[rows], 1 - labels.winrate[rows]).astype(np.float32)
+    lead = np.where(black, labels.lead[rows], -labels.lead[rows]).astype(np.float32)
+
+    top = to_points(labels.top[rows], size)
+    on = top < points
+    top = np.where(on, inverse[which[:, None], np.where(on, top, 0)], 0)
+    p = np.where(on, labels.top_p[rows], 0)
+    teacher = np.zeros((n, points), np.float32)
+    np.add.at(teacher, (np.repeat(np.arange(n), TOP_MOVES), top.reshape(-1)), p.reshape(-1))
+    total = teacher.sum(1)
+    has_teacher = total > 0
+    teacher[has_teacher] /= total[has_teacher, None]
+    played = np.zeros((n, points), np.float32)
+    has_move = (move >= 0) & (move < points)
+    played[np.flatnonzero(has_move), move[has_move]] = 1
+    w = np.where(has_teacher & has_move, teacher_policy,
+                 np.where(has_teacher, 1.0, 0.0)).astype(np.float32)[:, None]
+    policy = w * teacher + (1 - w) * played
+
+    own = labels.ownership[rows].reshape(n, size, size)[:, ::-1].reshape(n, points)
+    own = own.astype(np.float32) / 127 * np.where(black, 1.0, -1.0)[:, None]
+    own = np.take_along_axis(own, perm[which], axis=1)
+    return Targets(win, lead, policy.astype(np.float32), own.astype(np.float32),
+                   labels.has_ownership[rows])
