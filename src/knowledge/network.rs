@@ -2,7 +2,7 @@
 //! ([`NetworkPrior`]) and its judgement of the leaves ([`NetworkValue`]: winning chances,
 //! and where it has the heads the score lead and ownership).
 
-use super::params::NetPrior;
+use super::params::{NetPrior, NetValue};
 use super::{Evaluation, Leaf, LeafEvaluator, Position, Prior, PriorSource, Timing};
 use crate::coord::{Color, Move};
 use crate::net::{Evaluator, Output};
@@ -84,12 +84,15 @@ pub struct NetworkValue {
     outputs: Vec<Arc<Output>>,
     /// Black's ownership of each vertex, from the last output that had it.
     black_ownership: Vec<f32>,
+    /// How the score lead weighs in what the tree counts ([`NetValue::score_utility`]).
+    score: NetValue,
 }
 
 impl NetworkValue {
-    pub fn new(evaluator: Box<dyn Evaluator>, history: usize) -> NetworkValue {
+    pub fn new(evaluator: Box<dyn Evaluator>, history: usize, score: NetValue) -> NetworkValue {
         NetworkValue {
             evaluator,
+            score,
             history,
             recent: Vec::with_capacity(history),
             outputs: Vec::with_capacity(2),
@@ -123,7 +126,27 @@ impl NetworkValue {
         };
         let search = self.outputs.first().map_or(0.5, |o| black(o));
         let real = self.outputs.last().map_or(0.5, |o| black(o));
-        (search, real)
+        let lead = self.outputs.first().and_then(|o| o.score_lead).map(|lead| {
+            let lead = f64::from(lead);
+            match leaf.to_move {
+                Color::Black => lead,
+                Color::White => -lead,
+            }
+        });
+        let size = leaf.board.size() as f64;
+        (score_utility(search, lead, &self.score, size), real)
+    }
+}
+
+/// What the tree counts for Black: the win rate and, where the network gives Black's `lead`
+/// (by the search's komi), the score's part ([`NetValue::score_utility`]).
+fn score_utility(black_win: f64, lead: Option<f64>, params: &NetValue, size: f64) -> f64 {
+    match lead {
+        Some(lead) if params.score_utility > 0.0 => {
+            let score = 0.5 + (lead / (params.score_scale * size)).atan() / std::f64::consts::PI;
+            (1.0 - params.score_utility) * black_win + params.score_utility * score
+        }
+        _ => black_win,
     }
 }
 
@@ -204,5 +227,35 @@ mod tests {
             assert_eq!(judged.games, games);
             assert!((judged.wins - games * f64::from(value)).abs() < 1e-9);
         }
+    }
+}
+
+#[cfg(test)]
+mod score_tests {
+    use super::*;
+
+    #[test]
+    fn the_score_steers_only_where_given_and_weighs_its_share() {
+        let params = NetValue {
+            score_utility: 0.2,
+            score_scale: 0.5,
+            ..NetValue::default()
+        };
+        assert_eq!(score_utility(0.7, None, &params, 19.0), 0.7);
+        // No lead: the score's part is ½.
+        assert!((score_utility(0.7, Some(0.0), &params, 19.0) - (0.8 * 0.7 + 0.1)).abs() < 1e-12);
+        // 9.5 points on 19x19 is atan(1): three quarters.
+        let ahead = score_utility(1.0, Some(9.5), &params, 19.0);
+        assert!((ahead - (0.8 + 0.2 * 0.75)).abs() < 1e-12);
+        // A game won either way still prefers the larger lead, and stays within 0..1.
+        let more = score_utility(1.0, Some(30.0), &params, 19.0);
+        assert!(more > ahead && more < 1.0);
+        let behind = score_utility(0.0, Some(-30.0), &params, 19.0);
+        assert!(behind > 0.0 && behind < 0.2 * 0.25);
+        let off = NetValue {
+            score_utility: 0.0,
+            ..params
+        };
+        assert_eq!(score_utility(0.3, Some(50.0), &off, 9.0), 0.3);
     }
 }

@@ -193,8 +193,19 @@ pub struct NetValue {
     /// Evaluations kept by position (Leela Zero's `NNCache`), shared by a search's threads
     /// and kept from one move to the next: a leaf's evaluation gives the policy of its
     /// children when it expands, and the tree meets positions again. About 1.5 KB each on
-    /// 19×19, so the default is about 30 MB.
+    /// 19×19 (3 KB with an ownership map), so the default is 30 to 60 MB.
     pub cache: usize,
+    /// The score's share of what the tree counts at a leaf, where the network gives a score
+    /// lead (KataGo's score utility): `(1 − w)·win + w·(½ + atan(lead / scale)/π)`, the lead
+    /// by the search's komi. Where the win rate is flat (a game decided either way, or a
+    /// handicap game at its start) the lead still tells a move that keeps points from one
+    /// that gives them away. KataGo's static score utility weighs 0.1 beside the win/loss
+    /// utility of weight 1; reported win rates stay the network's own.
+    pub score_utility: f64,
+    /// The lead, in points a line of the board, at which the score's part is three quarters
+    /// of its range (atan(1) = π/4): 0.5 is 9.5 points on 19×19 and 4.5 on 9×9, where a
+    /// point weighs more.
+    pub score_scale: f64,
 }
 
 impl Default for NetValue {
@@ -202,6 +213,8 @@ impl Default for NetValue {
         NetValue {
             mix: 0.0,
             cache: 20_000,
+            score_utility: 0.1,
+            score_scale: 0.5,
         }
     }
 }

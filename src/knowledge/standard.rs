@@ -98,7 +98,7 @@ impl Knowledge for Standard {
             None => Box::new(playouts),
             Some(net) => {
                 let history = net.network().history();
-                let network = NetworkValue::new(self.evaluator(net, size), history);
+                let network = NetworkValue::new(self.evaluator(net, size), history, params.value);
                 match params.value.mix {
                     share if share >= 1.0 => Box::new(network),
                     share => Box::new(Mix {

@@ -440,6 +440,8 @@ table! {
     "net_value_games" => knowledge.net.value_games in AT_LEAST_0;
     "value_mix" => knowledge.value.mix in SHARE;
     "net_cache" => knowledge.value.cache in 1..=usize::MAX;
+    "score_utility" => knowledge.value.score_utility in SHARE;
+    "score_scale" => knowledge.value.score_scale in ABOVE_0;
     "puct" => search.puct.enabled in false..=true;
     "puct_exploration" => search.puct.exploration in AT_LEAST_0;
     "puct_fpu_reduction" => search.puct.fpu_reduction in AT_LEAST_0;
