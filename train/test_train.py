@@ -463,7 +463,14 @@ class Training(unittest.TestCase):
             T.open_curve(path)
             with open(path) as f:
                 self.assertEqual(f.read().split(),
-                                 [T.CURVE_HEADER, "500,1.0,3.1,0.2,0.4,nan,nan,nan"])
+                                 [T.CURVE_HEADER, "500,1.0,3.1,0.2,0.4" + ",nan" * 7])
+            # and one of the value's columns the teacher's
+            with open(path, "w") as f:
+                f.write(T.OLD_CURVE_HEADER + "\n500,1.0,3.1,0.2,0.4,0.6,0.2,0.7\n")
+            T.open_curve(path)
+            with open(path) as f:
+                self.assertEqual(f.read().split(),
+                                 [T.CURVE_HEADER, "500,1.0,3.1,0.2,0.4,0.6,0.2,0.7" + ",nan" * 4])
 
     def test_fixture(self):
         with tempfile.TemporaryDirectory() as d:

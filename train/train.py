@@ -1095,6 +1095,10 @@ def teacher_summary(f, keep=None):
     teacher's, the lead's mean absolute error against the teacher's, the policy's top-1 on the
     move played and on the teacher's favourite, the ownership's mean absolute difference."""
     keep = np.ones(len(f["number"]), bool) if keep is None else keep
+    if not keep.any():
+        return {"positions": 0, "winner": np.nan, "teacher_winner": np.nan, "mse": np.nan,
+                "value_vs_teacher": np.nan, "lead_error": np.nan, "top1_played": np.nan,
+                "top1_teacher": np.nan, "ownership_error": np.nan, "ownership_positions": 0}
     k = keep & f["known"]
     right = lambda p: float(((p[k] > 0.5) == (f["won"][k] > 0.5)).mean()) if k.any() else np.nan  # noqa: E731
     own = f["ownership_error"][keep]
@@ -1369,6 +1373,14 @@ def evaluate_all(args):
                            device, amp)
         games = f", every {every}th game" if every > 1 else ""
         report(f"{name}{games} ({time.time() - t0:.0f} s)", figures)
+    folder = checkpoint["config"].get("teacher")
+    if folder:
+        test_set = Dataset(os.path.join(args.data, "test.bin"))
+        labels = teaching.load_labels(folder)
+        teacher = teaching.Teacher(labels, test_set, *teaching.tom_lines(args.games))
+        figures = evaluate_teacher(model, test_set, teacher, Batcher(device), device, amp)
+        teacher_report(f"test.bin's positions judged by the teacher ({folder}), the value at "
+                       f"its komi {teaching.TEACHER_KOMI}", figures)
 
 
 def random_position(size, rng):
