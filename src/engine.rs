@@ -87,6 +87,8 @@ pub struct NetworkView {
     pub policy: Vec<(Move, f32)>,
     /// The side to move's winning chances, when the network has a value head.
     pub value: Option<f32>,
+    /// The points the side to move leads by, when the network gives a score lead.
+    pub score_lead: Option<f32>,
 }
 
 /// A rough score of the game in progress (`estimate_score`).
@@ -494,6 +496,7 @@ impl Engine {
         Some(NetworkView {
             policy: moves,
             value: output.value,
+            score_lead: output.score_lead,
         })
     }
 
