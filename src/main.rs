@@ -267,10 +267,9 @@ fn main() -> ExitCode {
     }
     match &cli.command {
         Some(Subcommand::Match(args)) => return hoshi::cmd::r#match::command(args),
-        Some(Subcommand::Analyze(args)) => return hoshi::cmd::analyze::command(args),
         Some(Subcommand::Dataset(args)) => return hoshi::cmd::dataset::command(args),
         Some(Subcommand::Calibrate(args)) => return hoshi::cmd::calibrate::command(args),
-        Some(Subcommand::Selfplay(_)) | None => {}
+        Some(Subcommand::Analyze(_) | Subcommand::Selfplay(_)) | None => {}
     }
     let net = match cli.net() {
         Ok(net) => net,
@@ -280,8 +279,12 @@ fn main() -> ExitCode {
         }
     };
     let settings = cli.settings(net);
-    if let Some(Subcommand::Selfplay(args)) = &cli.command {
-        return hoshi::cmd::selfplay::command(args, &settings);
+    match &cli.command {
+        Some(Subcommand::Selfplay(args)) => return hoshi::cmd::selfplay::command(args, &settings),
+        Some(Subcommand::Analyze(args)) => {
+            return hoshi::cmd::analyze::command(args, settings.player.net, &settings.player.params)
+        }
+        _ => {}
     }
     log::info!(
         "hoshi {}: {} rules, komi {}, {}x{}, rank {}, seed {}",

@@ -15,8 +15,10 @@
 use crate::board::Illegal;
 use crate::coord::{Color, Move};
 use crate::game::{Game, Turn};
-use crate::knowledge::{KnowledgeParams, Standard};
+use crate::knowledge::Standard;
+use crate::net::SharedNet;
 use crate::parse;
+use crate::player::Params;
 use crate::rules::Ruleset;
 use crate::score;
 use crate::search::{Budget, MoveInfo, Search, SearchConfig};
@@ -144,8 +146,8 @@ impl fmt::Display for ReviewError {
 impl std::error::Error for ReviewError {}
 
 /// Runs `hoshi analyze`; failures are one line on stderr and a failing exit status.
-pub fn command(args: &AnalyzeArgs) -> ExitCode {
-    match run(args) {
+pub fn command(args: &AnalyzeArgs, net: Option<SharedNet>, params: &Params) -> ExitCode {
+    match run(args, net, params) {
         Ok(path) => {
             eprintln!("hoshi analyze: wrote {}", path.display());
             ExitCode::SUCCESS
@@ -158,18 +160,32 @@ pub fn command(args: &AnalyzeArgs) -> ExitCode {
 }
 
 /// Reviews the game of `args.file` and writes the annotated file; returns its path.
-/// Nothing is written unless the whole game could be read and reviewed.
-pub fn run(args: &AnalyzeArgs) -> Result<PathBuf, ReviewError> {
+/// Nothing is written unless the whole game could be read and reviewed. The review searches
+/// with the player's tuning (`--param`) and, where that tuning judges the leaves with the
+/// network (`value_mix` above 0, a network with a value head), with the network (`--net`): its
+/// policy, value, score lead and ownership. Otherwise it judges by playouts and the hand-made
+/// priors alone, whose verdicts the mistake threshold ([`MISTAKE`]) was set for.
+pub fn run(
+    args: &AnalyzeArgs,
+    net: Option<SharedNet>,
+    params: &Params,
+) -> Result<PathBuf, ReviewError> {
     let (record, game) = load(args)?;
     let out = output_path(args)?;
     let plan = Plan::new(args, game.size());
     eprintln!("hoshi analyze: {}", plan.describe(&game));
-    // The default tuning and the hand-made knowledge, without the network.
+    let judges = |n: &SharedNet| n.heads().value && params.knowledge.value.mix > 0.0;
+    let net = net.filter(judges);
+    if let Some(net) = net {
+        eprintln!("hoshi analyze: {net:?} judges the leaves");
+    }
     let config = SearchConfig {
+        params: params.search,
         threads: plan.threads.max(1),
         ..SearchConfig::default()
     };
-    let knowledge = Arc::new(Standard::new(KnowledgeParams::default(), None, false));
+    let puct = params.search.puct.enabled;
+    let knowledge = Arc::new(Standard::new(params.knowledge, net, puct));
     let mut search = Search::new(config, knowledge, plan.seed);
     let verdicts = review(&mut search, &game, plan.budget)?;
     let notes = annotate(&record, &game, &verdicts, &plan);
