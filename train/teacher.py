@@ -71,6 +71,43 @@ def load_labels(folder):
                   cat["policy_p"].astype(np.float32) / 255, ownership, has)
 
 
+def load_judge(folder):
+    """Another engine's judgement of Tom games, as `label.py` writes it in `folder`
+    (labels-*.npz and games.tsv, whose source names each record's Tom ID): sorted keys (Tom ID
+    << 16 | turn) and, by key, Black's win rate and lead, to set beside the teacher's on the same
+    positions."""
+    path = os.path.join(folder, "games.tsv")
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()[1:]
+        ids = np.asarray([int(line.split("\t")[1].rsplit(":", 1)[1]) for line in lines],
+                         np.int64)
+    except (OSError, ValueError, IndexError) as e:
+        raise SystemExit(f"{path}: not label.py's list of Tom records ({e})")
+    paths = sorted(glob.glob(os.path.join(folder, "labels-*.npz")))
+    if not paths:
+        raise SystemExit(f"{folder}: no labels-*.npz files")
+    parts = [read_npz(p, ("game", "turn", "winrate", "lead")) for p in paths]
+    cat = {f: np.concatenate([p[f] for p in parts]) for f in ("game", "turn", "winrate", "lead")}
+    if len(cat["game"]) and cat["game"].max() >= len(ids):
+        raise SystemExit(f"{folder}: game {cat['game'].max()} is not in games.tsv")
+    key = ids[cat["game"].astype(np.int64)] << 16 | cat["turn"].astype(np.int64)
+    order = np.argsort(key, kind="stable")
+    return (key[order], cat["winrate"][order].astype(np.float32),
+            cat["lead"][order].astype(np.float32))
+
+
+def judged_by(judge, labels, rows):
+    """Black's win rate and lead that `judge` (load_judge) gives the label rows `rows`; NaN
+    where it did not judge the position."""
+    keys, winrate, lead = judge
+    key = labels.game[rows] << 16 | labels.turn[rows]
+    at = np.clip(np.searchsorted(keys, key), 0, max(len(keys) - 1, 0))
+    found = (keys[at] == key) if len(keys) else np.zeros(len(rows), bool)
+    return (np.where(found, winrate[at] if len(keys) else np.nan, np.nan),
+            np.where(found, lead[at] if len(keys) else np.nan, np.nan))
+
+
 def tom_lines(games):
     """Tom IDs -> their line in `games`/Kifu.index (the dataset's game field): two sorted
     arrays."""

@@ -205,6 +205,41 @@ class Join(unittest.TestCase):
             self.assertIn("labels-0.npz", str(e.exception))
 
 
+class OtherJudge(unittest.TestCase):
+    def test_another_engines_labels_meet_the_teachers_positions(self):
+        """label.py's output (games numbered in its games.tsv, whose source ends in the Tom ID)
+        finds the teacher's rows by Tom ID and turn; a position it did not judge is NaN."""
+        with tempfile.TemporaryDirectory() as d:
+            labels_folder(d, [
+                (700, 0, 0.8, 5.0, [(0, 0)] * 4, [100, 0, 0, 0]),
+                (700, 7, 0.25, -4.0, [(0, 0)] * 4, [100, 0, 0, 0]),
+                (800, 2, 0.6, 1.0, [(0, 0)] * 4, [100, 0, 0, 0]),
+            ], [])
+            labels = TT.load_labels(d)
+            other = os.path.join(d, "other")
+            os.makedirs(other)
+            with open(os.path.join(other, "games.tsv"), "w") as f:
+                f.write("game\tsource\tsize\tkomi\tfirst\tsetup\tmoves\n")
+                f.write("0\theld-out.txt:1:800\t19\t-\tB\t\tB:D4\n")
+                f.write("1\theld-out.txt:2:700\t19\t-\tB\t\tB:D4\n")
+            np.savez_compressed(os.path.join(other, "labels-00000.npz"),
+                                game=np.array([1, 0, 1], np.uint32),
+                                turn=np.array([7, 2, 3], np.uint16),
+                                winrate=np.array([0.3, 0.7, 0.9], np.float16),
+                                lead=np.array([-2.0, 3.0, 8.0], np.float16))
+            judge = TT.load_judge(other)
+            winrate, lead = TT.judged_by(judge, labels, np.arange(len(labels.game)))
+            # the teacher's rows sorted by (game, turn): (700, 0), (700, 7), (800, 2)
+            self.assertTrue(np.isnan(winrate[0]) and np.isnan(lead[0]))
+            np.testing.assert_allclose(winrate[1:], [0.3, 0.7], atol=1e-3)
+            np.testing.assert_allclose(lead[1:], [-2.0, 3.0])
+            with open(os.path.join(other, "games.tsv"), "w") as f:
+                f.write("game\tsource\n0\tgame.sgf\n")
+            with self.assertRaises(SystemExit) as e:
+                TT.load_judge(other)
+            self.assertIn("games.tsv", str(e.exception))
+
+
 def teacher_data(d, games, seed):
     """19x19 positions whose teacher says the mover wins (0.9, +12 points, owning its own
     stones) exactly when the position has a ladder-capture mark, loses (0.1, -12) when not;

@@ -1070,6 +1070,8 @@ def evaluate_teacher(model, dataset, teacher, batcher, device, amp, limit=None, 
         best = logits.argmax(1).cpu().numpy()
         won, known = value_targets(records)
         parts["number"].append(records.number)
+        parts["row"].append(rows)
+        parts["side"].append(records.side)
         parts["won"].append(won)
         parts["known"].append(known)
         parts["value"].append(torch.sigmoid(value.float()).cpu().numpy())
@@ -1381,6 +1383,30 @@ def evaluate_all(args):
         figures = evaluate_teacher(model, test_set, teacher, Batcher(device), device, amp)
         teacher_report(f"test.bin's positions judged by the teacher ({folder}), the value at "
                        f"its komi {teaching.TEACHER_KOMI}", figures)
+        for judge in args.judge or []:
+            winrate, lead = teaching.judged_by(teaching.load_judge(judge), labels, figures["row"])
+            black = figures["side"] == 0
+            judge_report(judge, figures, np.where(black, winrate, 1 - winrate),
+                         np.where(black, lead, -lead))
+
+
+def judge_report(name, f, value, lead):
+    """Another judge's figures (its win probability `value` and `lead`, the mover's, NaN where
+    it judged nothing) on the teacher-judged positions of evaluate_teacher's arrays `f`, beside
+    the network's and the teacher's on the same positions."""
+    judged = ~np.isnan(value)
+    log(f"  {name}: {int(judged.sum()):,} of them judged")
+    for phase, low, high in [("all", 1, 1 << 30)] + PHASES:
+        keep = judged & (f["number"] >= low) & (f["number"] <= high)
+        k = keep & f["known"]
+        if not k.any():
+            continue
+        right = lambda p: float(((p[k] > 0.5) == (f["won"][k] > 0.5)).mean())  # noqa: E731
+        log(f"    {phase:<13} winner {right(value):.4f} (network {right(f['value']):.4f}, "
+            f"teacher {right(f['teacher']):.4f})  |lead - teacher| "
+            f"{np.abs(lead[keep] - f['teacher_lead'][keep]).mean():.2f} (network "
+            f"{np.abs(f['lead'][keep] - f['teacher_lead'][keep]).mean():.2f})  "
+            f"({int(k.sum()):,} positions)")
 
 
 def random_position(size, rng):
@@ -1646,6 +1672,10 @@ def main(argv=None):
     m.add_argument("--evaluate", action="store_true",
                    help="top-1/top-5 of the checkpoint on all of test.bin, and by game phase")
     m.add_argument("--float32", action="store_true", help="with --evaluate: no bf16")
+    m.add_argument("--judge", action="append", metavar="DIR",
+                   help="with --evaluate: another engine's judgement of the Tom games, label.py's "
+                        "output in DIR, set beside the network's and the teacher's on the same "
+                        "held-out positions (repeatable)")
     m.add_argument("--ai-every", dest="ai_every", type=int, default=10,
                    help="with --evaluate: measure on every Kth game of ai.bin (default 10)")
     m.add_argument("--write-fixture", metavar="DIR",
