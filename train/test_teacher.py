@@ -5,6 +5,7 @@
     python train/test_teacher.py
 """
 
+import copy
 import os
 import struct
 import sys
@@ -203,6 +204,50 @@ class Join(unittest.TestCase):
             with self.assertRaises(SystemExit) as e:
                 TT.load_labels(d)
             self.assertIn("labels-0.npz", str(e.exception))
+
+
+class SettledBatchNorm(unittest.TestCase):
+    def test_the_statistics_are_the_mean_over_the_records(self):
+        """settle_batch_norm replaces stale running statistics by the mean and variance of the
+        activations over the records given, and leaves the weights alone."""
+        with tempfile.TemporaryDirectory() as d:
+            rng = np.random.default_rng(3)
+            codes = [T.random_position(9, rng) for _ in range(40)]
+            write_dataset(os.path.join(d, "train.bin"), 9, codes, [0] * 40,
+                          value=[(i % 2, 1, 15) for i in range(40)])
+            dataset = T.Dataset(os.path.join(d, "train.bin"))
+            torch.manual_seed(4)
+            model = T.Net(8, 2, 6, 10, score=True)
+            for m in model.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.running_mean.fill_(5.0)
+                    m.running_var.fill_(9.0)
+            weights = {k: v.clone() for k, v in model.state_dict().items()
+                       if "running" not in k and "num_batches" not in k}
+            cpu = torch.device("cpu")
+            index = np.arange(0, 40, 2)
+            T.settle_batch_norm(model, dataset, index, T.Batcher(cpu), cpu, False, batch=7)
+            model.eval()
+            records = dataset.read(index)
+            x, _, _ = T.Batcher(cpu).tensors(records.codes, records.move, 9)
+            twin = copy.deepcopy(model).train()  # each batch's trunk as settling saw it
+            with torch.no_grad():
+                stem = model.stem(x)
+                conv = torch.cat([twin.value.conv(twin.trunk(x[i:i + 7])) for i in (0, 7, 14)])
+            # batches of 7, 7 and 6: the mean of the batches' means and unbiased variances
+            means = [stem[i:i + 7].mean((0, 2, 3)) for i in (0, 7, 14)]
+            variances = [stem[i:i + 7].var((0, 2, 3)) for i in (0, 7, 14)]
+            np.testing.assert_allclose(model.stem_bn.running_mean, sum(means) / 3, rtol=1e-4,
+                                       atol=1e-5)
+            np.testing.assert_allclose(model.stem_bn.running_var, sum(variances) / 3,
+                                       rtol=1e-4)
+            np.testing.assert_allclose(model.value.bn.running_mean,
+                                       sum(conv[i:i + 7].mean((0, 2, 3)) for i in (0, 7, 14)) / 3,
+                                       rtol=1e-4, atol=1e-5)
+            self.assertEqual(model.stem_bn.momentum, 0.1)
+            for k, v in model.state_dict().items():
+                if k in weights:
+                    self.assertTrue(torch.equal(v, weights[k]), k)
 
 
 class OtherJudge(unittest.TestCase):

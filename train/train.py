@@ -1042,6 +1042,47 @@ def teacher_total(losses, config):
     return sum(w * losses[k] for k, w in weights.items() if losses[k] is not None)
 
 
+SETTLE_RECORDS = 8192  # training positions over which batch norm's statistics are recomputed
+
+
+def settle_records(dataset, teacher, count=SETTLE_RECORDS):
+    """The records batch norm's statistics are settled on: `count` of the teacher's judged
+    training positions where there is a teacher (the positions the value head learnt from),
+    else of the file's, drawn by a fixed seed, in record order."""
+    pool = teacher.records if teacher is not None else np.arange(dataset.count)
+    rng = np.random.default_rng(0)
+    return np.sort(rng.choice(pool, size=min(count, len(pool)), replace=False))
+
+
+@torch.no_grad()
+def settle_batch_norm(model, dataset, index, batcher, device, amp, batch=256):
+    """Recomputes every batch norm's running statistics as the plain mean over the records
+    `index`, with the weights as they are. Why: at a high rate, and with weight decay shrinking
+    the weights a batch norm makes scale-free, the running averages lag the weights so far
+    that the network in eval mode (what is exported and played) judges much worse than in
+    training (a value head's winner share fell from 58% to 46% so). The training itself never
+    reads them."""
+    norms = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+    if not norms:
+        return
+    momenta = [m.momentum for m in norms]
+    for m in norms:
+        m.reset_running_stats()
+        m.momentum = None  # a cumulative average
+    was_training = model.training
+    model.train()
+    for start in range(0, len(index), batch):
+        records = dataset.read(index[start:start + batch])
+        x, _, _ = batcher.tensors(records.codes, records.move, dataset.size)
+        with autocast(device, amp):
+            trunk = model.trunk(x)
+            if model.value is not None:
+                model.value.activations(trunk)
+    for m, momentum in zip(norms, momenta):
+        m.momentum = momentum
+    model.train(was_training)
+
+
 @torch.no_grad()
 def evaluate_teacher(model, dataset, teacher, batcher, device, amp, limit=None, batch=512):
     """Per judged position of `dataset` (the first `limit`): the move number, the mover's
@@ -1279,6 +1320,8 @@ def train(args):
         if progress["samples"] >= next_eval or progress["samples"] >= total:
             next_eval = (progress["samples"] // args.eval_every + 1) * args.eval_every
             t0 = time.time()
+            settle_batch_norm(model, train_set, settle_records(train_set, teacher_train),
+                              batcher, device, amp)
             row = eval_row(model, test_set, eval_index, batcher, device, amp)
             if labels is not None:
                 judged = teacher_summary(evaluate_teacher(model, test_set, teacher_test, batcher,
@@ -1312,8 +1355,29 @@ def train(args):
 # --- the other modes ---------------------------------------------------------------------------
 
 
+def settle_for_use(model, config, args, device, amp):
+    """settle_batch_norm on the run's training positions (train.bin of --data, the teacher's
+    where the run learnt from one), before the network is exported or measured; where
+    train.bin is missing, the running statistics stay as trained, with a warning."""
+    if not any(isinstance(m, nn.BatchNorm2d) for m in model.modules()):
+        return
+    path = os.path.join(args.data, "train.bin")
+    if not os.path.exists(path):
+        log(f"warning: no {path}: batch norm's statistics are the running averages of training")
+        return
+    train_set = Dataset(path)
+    teacher = None
+    if config.get("teacher"):
+        labels = teaching.load_labels(config["teacher"])
+        teacher = teaching.Teacher(labels, train_set, *teaching.tom_lines(args.games))
+    settle_batch_norm(model, train_set, settle_records(train_set, teacher), Batcher(device),
+                      device, amp)
+    model.eval()
+
+
 def export(args):
     model, checkpoint = model_from_checkpoint(args.checkpoint, torch.device("cpu"))
+    settle_for_use(model, checkpoint["config"], args, torch.device("cpu"), False)
     size = write_hnet(model, args.export)
     value = model.value
     assert size == hnet_size(model.channels, model.blocks_count, value.channels if value else 0,
@@ -1364,6 +1428,7 @@ def evaluate_all(args):
     if args.float32:
         amp = False
     model, checkpoint = model_from_checkpoint(args.checkpoint, device)
+    settle_for_use(model, checkpoint["config"], args, device, amp)
     log(f"{args.checkpoint} after {checkpoint['progress']['samples']:,} samples:")
     for name, every in (("test.bin", 1), ("ai.bin", args.ai_every)):
         path = os.path.join(args.data, name)
