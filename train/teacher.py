@@ -205,3 +205,25 @@ def targets(labels, rows, side, move, which, perm, inverse, size, teacher_policy
     own = np.take_along_axis(own, perm[which], axis=1)
     return Targets(win, lead, policy.astype(np.float32), own.astype(np.float32),
                    labels.has_ownership[rows])
+
+
+def write_records(games, ids, path):
+    """The Tom records (`ID<TAB>;B[pd];W[dd]...` lines of `games`/kifu/) of the games `ids`
+    into `path`, one a line, the last record of an ID where several files have it (as `hoshi
+    dataset` takes them): the games `label.py` is to judge. Returns the number written."""
+    want = set(int(i) for i in ids)
+    found = {}
+    kifu = os.path.join(games, "kifu")
+    try:
+        for name in sorted(os.listdir(kifu)):
+            with open(os.path.join(kifu, name), encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    gid = line.split("\t", 1)[0].strip()
+                    if gid.isdigit() and int(gid) in want:
+                        found[int(gid)] = line.rstrip("\r\n")
+    except OSError as e:
+        raise SystemExit(f"{kifu}: cannot read the records ({e})")
+    with open(path, "w", encoding="utf-8") as f:
+        for gid in sorted(found):
+            f.write(found[gid] + "\n")
+    return len(found)

@@ -252,7 +252,7 @@ class SettledBatchNorm(unittest.TestCase):
 
 class OtherJudge(unittest.TestCase):
     def test_another_engines_labels_meet_the_teachers_positions(self):
-        """label.py's output (games numbered in its games.tsv, whose source ends in the Tom ID)
+        """The held-out games' records go out to label.py; label.py's output (games numbered in its games.tsv, whose source ends in the Tom ID)
         finds the teacher's rows by Tom ID and turn; a position it did not judge is NaN."""
         with tempfile.TemporaryDirectory() as d:
             labels_folder(d, [
@@ -278,6 +278,19 @@ class OtherJudge(unittest.TestCase):
             self.assertTrue(np.isnan(winrate[0]) and np.isnan(lead[0]))
             np.testing.assert_allclose(winrate[1:], [0.3, 0.7], atol=1e-3)
             np.testing.assert_allclose(lead[1:], [-2.0, 3.0])
+            # the records label.py is to judge: those of the games asked, the later file's
+            # where two have one
+            kifu = os.path.join(d, "tom", "kifu")
+            os.makedirs(kifu)
+            with open(os.path.join(kifu, "2003-09"), "w") as f:
+                f.write("700\t;B[pd];W[dd]\n555\t;B[aa]\n800\t;B[qq]\n")
+            with open(os.path.join(kifu, "2003-10"), "w") as f:
+                f.write("800\t;B[qq];W[cc]\r\n")
+            held_out = os.path.join(d, "held-out.txt")
+            self.assertEqual(TT.write_records(os.path.join(d, "tom"), [800, 700, 900], held_out),
+                             2)
+            with open(held_out) as f:
+                self.assertEqual(f.read(), "700\t;B[pd];W[dd]\n800\t;B[qq];W[cc]\n")
             with open(os.path.join(other, "games.tsv"), "w") as f:
                 f.write("game\tsource\n0\tgame.sgf\n")
             with self.assertRaises(SystemExit) as e:

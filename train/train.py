@@ -1455,6 +1455,19 @@ def evaluate_all(args):
                          np.where(black, lead, -lead))
 
 
+def held_out_records(args):
+    """--held-out-records FILE: the records of test.bin's games with teacher labels."""
+    if not args.teacher:
+        raise SystemExit("--held-out-records needs --teacher DIR: the labels whose games to write")
+    labels = teaching.load_labels(args.teacher)
+    test_set = Dataset(os.path.join(args.data, "test.bin"))
+    teacher = teaching.Teacher(labels, test_set, *teaching.tom_lines(args.games))
+    ids = np.unique(labels.game[teacher.rows])
+    count = teaching.write_records(args.games, ids, args.held_out_records)
+    log(f"wrote {args.held_out_records}: {count:,} of the {len(ids):,} held-out games judged "
+        f"({len(teacher):,} positions)")
+
+
 def judge_report(name, f, value, lead):
     """Another judge's figures (its win probability `value` and `lead`, the mover's, NaN where
     it judged nothing) on the teacher-judged positions of evaluate_teacher's arrays `f`, beside
@@ -1737,6 +1750,9 @@ def main(argv=None):
     m.add_argument("--evaluate", action="store_true",
                    help="top-1/top-5 of the checkpoint on all of test.bin, and by game phase")
     m.add_argument("--float32", action="store_true", help="with --evaluate: no bf16")
+    m.add_argument("--held-out-records", dest="held_out_records", metavar="FILE",
+                   help="write the records of test.bin's games that --teacher DIR judged (Tom "
+                        "records, one a line), for label.py to judge with another engine")
     m.add_argument("--judge", action="append", metavar="DIR",
                    help="with --evaluate: another engine's judgement of the Tom games, label.py's "
                         "output in DIR, set beside the network's and the teacher's on the same "
@@ -1768,6 +1784,8 @@ def main(argv=None):
         export(args)
     elif args.evaluate:
         evaluate_all(args)
+    elif args.held_out_records:
+        held_out_records(args)
     else:
         train(args)
 
