@@ -455,6 +455,29 @@ class Training(unittest.TestCase):
                 v1, v2 = f.read(), g.read()
             self.assertEqual(v2[36:36 + len(v1) - 24], v1[24:])
 
+    def test_the_trunk_rate_changes_on_resuming(self):
+        """A run resumed with another --trunk-lr-scale trains on with the new scale and every
+        parameter's momentum kept, whether the groups split or merge."""
+        config = dict(T.CONFIG_DEFAULTS, channels=8, blocks=1, value_channels=4, value_hidden=6,
+                      folded=True, trunk_lr_scale=0.3, optimizer="sgd", lr=0.01)
+        model = T.make_model(config)
+        optimizer = T.make_optimizer(model, config)
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                optimizer.state[p]["momentum_buffer"] = torch.full_like(p, group["scale"])
+        state = optimizer.state_dict()
+        for scale in (0.5, 1.0):
+            resumed = T.make_optimizer(model, {**config, "trunk_lr_scale": scale})
+            T.load_optimizer_state(resumed, model, {**config, "trunk_lr_scale": scale}, 0.3,
+                                   state)
+            for name, p in model.named_parameters():
+                trunk = not name.startswith("value.")
+                group = next(g for g in resumed.param_groups if any(q is p for q in g["params"]))
+                self.assertEqual(group["scale"], scale if trunk else 1.0, name)
+                buffer = resumed.state[p]["momentum_buffer"]
+                self.assertTrue(torch.equal(buffer, torch.full_like(p, 0.3 if trunk else 1.0)),
+                                name)
+
     def test_an_old_curve_gains_the_value_columns(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "curve.csv")

@@ -729,7 +729,7 @@ CONFIG_DEFAULTS = {
 }
 LR_DEFAULTS = {"sgd": 0.1, "adamw": 2e-3}
 ARCHITECTURE = ("channels", "blocks", "optimizer", "value_channels", "value_hidden", "value_only",
-                "folded", "trunk_lr_scale", "pool_blocks", "score_head", "ownership_head")
+                "folded", "pool_blocks", "score_head", "ownership_head")
 # what the checkpoints written before the value head (or --init without --value-only) existed
 # stand for
 LEGACY = {"value_channels": 0, "value_only": False, "folded": False, "trunk_lr_scale": 1.0,
@@ -922,8 +922,26 @@ def start_model(args, config, checkpoint):
             f"({trainable:,} parameters to train) at {args.checkpoint}")
     optimizer = make_optimizer(model, config)
     if checkpoint:
-        optimizer.load_state_dict(checkpoint["optimizer"])
+        stored = {**LEGACY, **checkpoint["config"]}
+        load_optimizer_state(optimizer, model, config, stored["trunk_lr_scale"],
+                             checkpoint["optimizer"])
     return model, optimizer, progress, rng
+
+
+def load_optimizer_state(optimizer, model, config, stored_scale, state):
+    """The checkpoint's optimizer state (each parameter's momentum and the like) into
+    `optimizer`, whose groups follow `config`; where the run's trunk_lr_scale has changed
+    (so the groups have: a trunk rate raised once the value head has caught up), the state is
+    moved parameter by parameter from the groups of the stored scale."""
+    if stored_scale == config["trunk_lr_scale"]:
+        optimizer.load_state_dict(state)
+        return
+    old = make_optimizer(model, {**config, "trunk_lr_scale": stored_scale})
+    old.load_state_dict(state)
+    for group in old.param_groups:
+        for p in group["params"]:
+            if p in old.state:
+                optimizer.state[p] = old.state[p]
 
 
 def step_losses(model, config, batcher, records, size, device, amp):
@@ -1697,7 +1715,8 @@ def main(argv=None):
     g.add_argument("--trunk-lr-scale", dest="trunk_lr_scale", type=float, default=None,
                    help="the rate of everything but the value head, as a share of the value "
                         "head's (default 1; 0.2 with --init keeps a trained policy steady while "
-                        "the new value head learns)")
+                        "the new value head learns; it may change on resuming, the optimizer's "
+                        "momentum kept)")
     g.add_argument("--pool-blocks", dest="pool_blocks", type=block_list, default=None,
                    help="the blocks with global pooling, as indices from 0 (e.g. 2,4; default "
                         "none): a version 3 file")
