@@ -7,13 +7,15 @@
 //!   until any input line arrives; then the answer ends with its empty line and the new
 //!   command is answered as usual. Leela Zero's dialect gives win rates as integers in
 //!   ten-thousandths, KataGo's as floats with `scoreLead` (and, when asked, the ownership
-//!   of every point after the last move's infos).
+//!   of every point after the last move's infos, and each move's own, `movesOwnership`,
+//!   after its `pv` as KataGo writes it).
 //! * `lz-genmove_analyze` and `kata-genmove_analyze` stream the same lines while choosing a
 //!   move, then end with `play D4` (or `pass`, `resign`), and the move is played.
 //!
 //! Sabaki's parser splits a line on `info` and takes the principal variation as the tail
-//! of each chunk, so `pv` always comes last in an `info`, and the only thing after the last
-//! one is KataGo's `ownership`. Win rates are for the color analysed.
+//! of each chunk, so `pv` always comes last in an `info` (but for `movesOwnership`, which
+//! Sabaki never asks for), and the only thing after the last one is KataGo's `ownership`.
+//! Win rates are for the color analysed.
 
 use super::input::Signals;
 use super::{args, Command, Failure};
@@ -52,6 +54,8 @@ struct Request {
     interval: Duration,
     /// Whether KataGo's `ownership` is wanted.
     ownership: bool,
+    /// Whether KataGo's `movesOwnership` is wanted: each move's own ownership.
+    moves_ownership: bool,
     /// At most this many candidate moves per line (0: all).
     max_moves: usize,
 }
@@ -88,11 +92,17 @@ pub fn run(
     };
     writeln!(out, "={id}")?;
     out.flush()?;
-    if name.ends_with("genmove_analyze") {
-        genmove(engine, &request, out, signals)?;
+    let moves_ownership = dialect == Dialect::Kata && request.moves_ownership;
+    engine.set_moves_ownership(moves_ownership);
+    let streamed = if name.ends_with("genmove_analyze") {
+        genmove(engine, &request, out, signals)
     } else {
-        stream(engine, &request, out, signals)?;
+        stream(engine, &request, out, signals)
+    };
+    if moves_ownership {
+        engine.set_moves_ownership(false);
     }
+    streamed?;
     out.write_all(b"\n")?;
     out.flush()
 }
@@ -210,6 +220,14 @@ fn line(request: &Request, progress: &Progress<'_>) -> String {
             text.push(' ');
         }
         write_info(&mut text, request.dialect, info, order, geometry);
+        if request.dialect == Dialect::Kata && request.moves_ownership {
+            if let Some(ownership) = progress.move_ownership(info.mv) {
+                text.push_str(" movesOwnership");
+                for value in rows_from_top(&ownership, size, request.color) {
+                    let _ = write!(text, " {value:.4}");
+                }
+            }
+        }
     }
     if request.dialect == Dialect::Kata && request.ownership && !text.is_empty() {
         text.push_str(" ownership");
@@ -269,7 +287,8 @@ fn ten_thousandths(x: f64) -> i64 {
     (x.clamp(0.0, 1.0) * 10_000.0).round() as i64
 }
 
-/// Reads `[color] [interval] [key value ...]`. Keys: `interval`, `ownership` (KataGo),
+/// Reads `[color] [interval] [key value ...]`. Keys: `interval`, `ownership` and
+/// `movesOwnership` (KataGo),
 /// `minmoves` (accepted: every candidate is always listed), `maxmoves`; `avoid` and
 /// `allow` (color, vertices, depth) are read and not applied.
 fn parse(dialect: Dialect, to_move: Color, words: &[String]) -> Result<Request, Failure> {
@@ -278,6 +297,7 @@ fn parse(dialect: Dialect, to_move: Color, words: &[String]) -> Result<Request, 
         color: to_move,
         interval: DEFAULT_INTERVAL,
         ownership: false,
+        moves_ownership: false,
         max_moves: 0,
     };
     let mut rest = words;
@@ -305,12 +325,15 @@ fn parse(dialect: Dialect, to_move: Color, words: &[String]) -> Result<Request, 
                 request.ownership = args::boolean(&take(1)?[0])?;
                 1
             }
+            "movesownership" => {
+                request.moves_ownership = args::boolean(&take(1)?[0])?;
+                1
+            }
             "maxmoves" => {
                 request.max_moves = args::int(&take(1)?[0])?;
                 1
             }
-            "minmoves" | "rootinfo" | "pvvisits" | "pvedgevisits" | "movesownership"
-            | "ownershipstdev" => {
+            "minmoves" | "rootinfo" | "pvvisits" | "pvedgevisits" | "ownershipstdev" => {
                 take(1)?;
                 1
             }

@@ -482,6 +482,10 @@ fn cleanup_choice(
 }
 
 impl Player for MctsPlayer {
+    fn set_moves_ownership(&mut self, on: bool) {
+        self.search.set_moves_ownership(on);
+    }
+
     fn last_search(&self) -> Option<&SearchResult> {
         self.last.as_ref()
     }

@@ -156,6 +156,10 @@ pub trait Player {
     /// Changes the playing strength (players without ranks ignore it).
     fn set_rank(&mut self, _rank: Rank) {}
 
+    /// Whether the next searches keep each root move's ownership, for analysis that shows
+    /// it (KataGo's `movesOwnership`); players that do not search ignore it.
+    fn set_moves_ownership(&mut self, _on: bool) {}
+
     /// The result of the player's last search (its root moves' visits are what self-play
     /// learns from); `None` for players that do not search.
     fn last_search(&self) -> Option<&SearchResult> {

@@ -213,6 +213,18 @@ impl Progress<'_> {
         self.root.tally_so_far().0
     }
 
+    /// Black's ownership of each vertex (as [`SearchResult::ownership`]) in this search's
+    /// ends through the root move `mv` so far, when the search keeps it by move
+    /// ([`Search::set_moves_ownership`]) and `mv` is a root move.
+    pub fn move_ownership(&self, mv: Move) -> Option<Vec<f32>> {
+        let child = self
+            .tree
+            .node(ROOT)
+            .children()
+            .find(|&c| self.tree.node(c).mv() == mv)?;
+        self.scores.moves_ownership(child)
+    }
+
     /// The root moves that have been simulated, most simulated first.
     pub fn moves(&self) -> Vec<MoveInfo> {
         let mut moves = report::root_moves(self.report());
@@ -254,6 +266,8 @@ pub struct Search {
     komi_shift: f64,
     /// The root moves the searches may choose, when not all ([`Search::set_root_moves`]).
     root_moves: Option<Vec<Move>>,
+    /// Whether the searches keep each root move's ownership ([`Search::set_moves_ownership`]).
+    moves_ownership: bool,
 }
 
 impl Search {
@@ -270,7 +284,16 @@ impl Search {
             root_knowledge: None,
             komi_shift: 0.0,
             root_moves: None,
+            moves_ownership: false,
         }
+    }
+
+    /// Whether the next searches keep, for each root move, the ownership of the ends
+    /// reached through it ([`Progress::move_ownership`]; KataGo's `movesOwnership`): sums
+    /// of a board's size for every root move and thread, so only analysis that shows them
+    /// asks.
+    pub fn set_moves_ownership(&mut self, on: bool) {
+        self.moves_ownership = on;
     }
 
     /// Searches with `knowledge` from now on; drops the tree when it is other knowledge
@@ -392,7 +415,8 @@ impl Search {
         if let Some(moves) = &self.root_moves {
             root.limit_to(&tree, moves);
         }
-        let scores = RootScores::new(&tree);
+        let size_geometry = game.board().geometry();
+        let scores = RootScores::new(&tree, size_geometry, self.moves_ownership);
 
         let visits = AtomicU64::new(0);
         let finished = AtomicBool::new(false);
@@ -405,6 +429,7 @@ impl Search {
                 scope.spawn(move || {
                     let knowledge = knowledge.for_thread(size, seed);
                     let mut scratch = Scratch::new(root, params, knowledge, seed);
+                    scratch.moves_tally = scores.thread_moves_tally(size_geometry);
                     let limits = Limits {
                         budget,
                         params,
@@ -416,7 +441,7 @@ impl Search {
                     while limits.another(tree, t == 0) {
                         simulate::simulate(tree, root, params, scores, &mut scratch);
                     }
-                    root.flush_tally(&mut scratch.tally);
+                    scratch.flush(root, scores);
                 });
             }
             if let Some(watch) = watch {

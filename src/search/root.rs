@@ -5,7 +5,7 @@
 use super::expand;
 use super::tree::{Stats, Tree, ROOT};
 use crate::board::Board;
-use crate::coord::{Color, Move};
+use crate::coord::{Color, Geometry, Move};
 use crate::game::{Game, Position};
 use crate::knowledge::ownership::OwnershipMap;
 use crate::knowledge::playout::Forbidden;
@@ -141,12 +141,19 @@ impl Root {
         false
     }
 
-    /// Adds a thread's own sums to the search's tally and empties them.
-    pub fn flush_tally(&self, part: &mut OwnershipMap) {
+    /// Adds a thread's own sums to the search's tally and empties them: `part`, and the
+    /// per-move sums `moves` that go to `scores` as well.
+    pub fn flush_tally(
+        &self,
+        part: &mut OwnershipMap,
+        moves: &mut [OwnershipMap],
+        scores: &RootScores,
+    ) {
         // A poisoned lock means another thread panicked: the sums are still good.
         let mut total = self.tally.lock().unwrap_or_else(|p| p.into_inner());
         total.merge(part);
         part.clear();
+        scores.flush_moves_tally(moves, &mut total);
     }
 
     /// The ownership and score lead (as [`super::SearchResult::ownership`] and
@@ -188,6 +195,10 @@ impl Root {
 pub(super) struct RootScores {
     first_child: u32,
     sums: Vec<ChildScore>,
+    /// Each root child's ownership sums, when the search was asked for them
+    /// ([`super::Search::set_moves_ownership`]: KataGo's `movesOwnership`): the threads add
+    /// theirs as they add to the root's tally.
+    ownership: Option<Mutex<Vec<OwnershipMap>>>,
 }
 
 /// Units of a won game in [`RootScores`]' sums of real-komi results: finer than the
@@ -208,16 +219,65 @@ struct ChildScore {
 }
 
 impl RootScores {
-    pub fn new(tree: &Tree) -> RootScores {
+    /// The sums of the root's children; with `moves_ownership`, each child's ownership too,
+    /// on a board of `geometry`.
+    pub fn new(tree: &Tree, geometry: Geometry, moves_ownership: bool) -> RootScores {
         let children = tree.node(ROOT).children();
+        let count = children.len();
         RootScores {
             first_child: children.start,
             sums: children.map(|_| ChildScore::default()).collect(),
+            ownership: moves_ownership
+                .then(|| Mutex::new(vec![OwnershipMap::new(geometry); count])),
         }
     }
 
     fn child(&self, child: u32) -> Option<&ChildScore> {
         self.sums.get(child.wrapping_sub(self.first_child) as usize)
+    }
+
+    /// The place of root child `child` among the per-move ownership sums, when the search
+    /// keeps them.
+    pub fn ownership_slot(&self, child: u32) -> Option<usize> {
+        self.ownership.as_ref()?;
+        let slot = child.wrapping_sub(self.first_child) as usize;
+        (slot < self.sums.len()).then_some(slot)
+    }
+
+    /// Empty per-move ownership sums for a thread, one a root child (none when the search
+    /// keeps none).
+    pub fn thread_moves_tally(&self, geometry: Geometry) -> Vec<OwnershipMap> {
+        match self.ownership {
+            Some(_) => vec![OwnershipMap::new(geometry); self.sums.len()],
+            None => Vec::new(),
+        }
+    }
+
+    /// Adds a thread's per-move sums to the search's (and to the root's `total`, which they
+    /// are part of) and empties them.
+    pub fn flush_moves_tally(&self, part: &mut [OwnershipMap], total: &mut OwnershipMap) {
+        let Some(shared) = &self.ownership else {
+            return;
+        };
+        // A poisoned lock means another thread panicked: the sums are still good.
+        let mut shared = shared.lock().unwrap_or_else(|p| p.into_inner());
+        for (sums, mine) in shared.iter_mut().zip(part.iter_mut()) {
+            if mine.ends() > 0 {
+                sums.merge(mine);
+                total.merge(mine);
+                mine.clear();
+            }
+        }
+    }
+
+    /// Black's ownership of each vertex (as [`super::SearchResult::ownership`]) in this
+    /// search's ends through root child `child` that the threads have added so far, when the
+    /// search keeps them.
+    pub fn moves_ownership(&self, child: u32) -> Option<Vec<f32>> {
+        let slot = self.ownership_slot(child)?;
+        let shared = self.ownership.as_ref()?;
+        let shared = shared.lock().unwrap_or_else(|p| p.into_inner());
+        shared.get(slot).map(OwnershipMap::ownership)
     }
 
     /// Adds a simulation through root child `child` that ended in `evaluation`.

@@ -31,6 +31,11 @@ pub(super) struct Scratch {
     first: Box<[u8; SLOTS]>,
     /// This thread's ownership and score sums.
     pub tally: OwnershipMap,
+    /// This thread's sums by root child, when the search keeps them
+    /// ([`RootScores::thread_moves_tally`]); part of the root's once flushed.
+    pub moves_tally: Vec<OwnershipMap>,
+    /// Simulations whose ends went to `moves_tally` since the last flush.
+    moves_ends: u32,
     knowledge: ThreadKnowledge,
     /// Simulations a node needs before the late prior sources speak, if there are any.
     late_after: Option<u32>,
@@ -70,11 +75,20 @@ impl Scratch {
             moves: Vec::with_capacity(4 * root.board.size() * root.board.size()),
             first: Box::new([0; SLOTS]),
             tally: OwnershipMap::new(root.board.geometry()),
+            moves_tally: Vec::new(),
+            moves_ends: 0,
             knowledge,
             late_after,
             recent: Vec::with_capacity(root.history),
             expand_after,
         }
+    }
+
+    /// Adds this thread's sums to the search's (the root's, and by move where it keeps
+    /// them) and empties them.
+    pub fn flush(&mut self, root: &Root, scores: &RootScores) {
+        root.flush_tally(&mut self.tally, &mut self.moves_tally, scores);
+        self.moves_ends = 0;
     }
 
     /// Sets [`Scratch::recent`] to the moves before the current end of the path.
@@ -152,12 +166,14 @@ pub(super) fn simulate(
             break;
         }
     }
-    let evaluation = evaluate_leaf(root, color, passes >= 2, s);
-    if let Some(&child) = s.path.get(1) {
+    let child = s.path.get(1).copied();
+    let slot = child.and_then(|c| scores.ownership_slot(c));
+    let evaluation = evaluate_leaf(root, color, passes >= 2, slot, s);
+    if let Some(child) = child {
         scores.add(child, &evaluation);
     }
-    if s.tally.ends() >= params.tally_flush {
-        root.flush_tally(&mut s.tally);
+    if s.tally.ends() + u64::from(s.moves_ends) >= params.tally_flush {
+        s.flush(root, scores);
     }
     let black = s.units(evaluation.black_search);
     back_up(tree, root, s, |c| {
@@ -202,11 +218,25 @@ fn position_at<'a>(board: &'a Board, recent: &'a [Move], color: Color) -> Positi
 }
 
 /// The leaf's evaluation: the count of the board when the simulation ended with two
-/// passes, else the leaf evaluator's.
-fn evaluate_leaf(root: &Root, color: Color, ended: bool, s: &mut Scratch) -> Evaluation {
+/// passes, else the leaf evaluator's. Its end goes to the thread's sums of the root move
+/// `slot` where the search keeps them by move, else to the thread's root sums.
+fn evaluate_leaf(
+    root: &Root,
+    color: Color,
+    ended: bool,
+    slot: Option<usize>,
+    s: &mut Scratch,
+) -> Evaluation {
     let komi = (root.komi, root.search_komi);
+    let tally = match slot.and_then(|i| s.moves_tally.get_mut(i)) {
+        Some(tally) => {
+            s.moves_ends += 1;
+            tally
+        }
+        None => &mut s.tally,
+    };
     if ended {
-        return Evaluation::counted(&s.board, s.board.area_lead(), komi, &mut s.tally);
+        return Evaluation::counted(&s.board, s.board.area_lead(), komi, tally);
     }
     let mut leaf = Leaf {
         board: &mut s.board,
@@ -217,7 +247,7 @@ fn evaluate_leaf(root: &Root, color: Color, ended: bool, s: &mut Scratch) -> Eva
         search_komi: komi.1,
         forbidden: &root.forbidden,
         moves: &mut s.moves,
-        tally: &mut s.tally,
+        tally,
     };
     s.knowledge.leaf.evaluate(&mut leaf)
 }

@@ -294,6 +294,69 @@ fn kata_analyze_gives_the_ownership_of_every_point_when_asked() {
     assert!(ownership[80] < -0.5, "J1 {}", ownership[80]);
 }
 
+/// `movesOwnership true` gives each move's own ownership after its `pv`, as KataGo writes
+/// it: White's capture at F6 of the three Black stones on D5-F5 makes their points White's
+/// in the ends through it, and the streams without the key have none.
+#[test]
+fn kata_analyze_gives_each_moves_ownership_when_asked() {
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--seed", "5"]);
+    let moves = [
+        "b d5", "w c5", "b e5", "w d4", "b f5", "w e4", "b a9", "w f4", "b a8", "w g5", "b a7",
+        "w d6", "b a6", "w e6", "b j1",
+    ];
+    for mv in moves {
+        engine.send(&format!("play {mv}\n"));
+        assert_eq!(engine.answer(), ["="]);
+    }
+    engine.send("kata-analyze w 10 movesOwnership true\n");
+    assert_eq!(engine.line(), "=");
+    let capture = loop {
+        let line = engine.line();
+        let chunk = line.split("info ").find(|c| c.starts_with("move F6 "));
+        let visits = |c: &str| -> u32 {
+            let tokens: Vec<&str> = c.split_whitespace().collect();
+            tokens[3].parse().expect("visits")
+        };
+        if let Some(chunk) = chunk.filter(|c| visits(c) >= 100) {
+            break (line.clone(), chunk.to_string());
+        }
+    };
+    engine.send("name\n");
+    while !engine.line().is_empty() {}
+    assert_eq!(engine.answer(), ["= hoshi"]);
+    let (line, chunk) = capture;
+    for info in line.split("info ").filter(|c| !c.trim().is_empty()) {
+        let (head, values) = info
+            .split_once(" movesOwnership ")
+            .expect("each move's ownership");
+        assert!(head.contains(" pv "), "the pv comes before it: {info}");
+        let values: Vec<f64> = values
+            .split_whitespace()
+            .map(|v| v.parse().expect("an ownership value"))
+            .collect();
+        assert_eq!(values.len(), 81, "{info}");
+        assert!(values.iter().all(|v| (-1.0..=1.0).contains(v)), "{info}");
+    }
+    let (_, values) = chunk
+        .split_once(" movesOwnership ")
+        .expect("F6's ownership");
+    let values: Vec<f64> = values
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    // From the top row, White's view: D5, E5, F5 are 39, 40, 41, and White's after F6.
+    for (point, owned) in values.iter().enumerate().take(42).skip(39) {
+        assert!(*owned > 0.8, "point {point}: {chunk}");
+    }
+    engine.send("kata-analyze w 10 ownership true\n");
+    assert_eq!(engine.line(), "=");
+    let line = engine.line();
+    engine.send("name\n");
+    while !engine.line().is_empty() {}
+    assert_eq!(engine.answer(), ["= hoshi"]);
+    assert!(!line.contains("movesOwnership"), "not asked: {line}");
+}
+
 #[test]
 fn genmove_analyze_streams_then_plays() {
     let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--playouts", "3000"]);
