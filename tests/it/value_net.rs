@@ -251,3 +251,34 @@ fn judge_net_matches_the_training_code() {
         "scores within ±{spread}: a wrong pooling would not show"
     );
 }
+
+/// `weights/judge-19x19.hnet`, the network that learnt the teacher's judgement, reads as
+/// a version 3 network with every head, and judges as a Go player would: the empty board
+/// close (White's komi of 7.5 against Black's first move, a point or two either way), nine
+/// handicap stones at komi 0.5 lost for White by tens of points. A file that learnt nothing,
+/// or reads its outputs from the wrong side, fails.
+#[test]
+fn the_shipped_judge_sees_the_empty_board_close_and_nine_stones_lost() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/judge-19x19.hnet");
+    let model = hoshi::net::Model::load(&path).expect("weights/judge-19x19.hnet");
+    assert!(model.has_score() && model.has_ownership() && model.pooled_blocks() == 2);
+    let mut settings = hoshi::engine::Settings::default();
+    settings.player.net = Some(SharedNet::new(model));
+    let mut engine = hoshi::engine::Engine::new(settings);
+    let number = |answer: &str, key: &str| -> f64 {
+        let line = answer.lines().find(|l| l.starts_with(key)).expect(key);
+        line[key.len()..].trim().parse().expect("a number")
+    };
+    let answers = crate::common::gtp_answers(&mut engine, "boardsize 19\nhoshi-evaluate\n");
+    let empty = &answers[1];
+    assert!(empty.starts_with("= to_move B"), "{empty}");
+    let (value, lead) = (number(empty, "value"), number(empty, "score_lead"));
+    assert!((0.25..0.6).contains(&value), "{empty}");
+    assert!((-4.0..1.0).contains(&lead), "{empty}");
+    let answers =
+        crate::common::gtp_answers(&mut engine, "komi 0.5\nfixed_handicap 9\nhoshi-evaluate\n");
+    let nine = &answers[2];
+    assert!(nine.starts_with("= to_move W"), "{nine}");
+    assert!(number(nine, "value") < 0.1, "{nine}");
+    assert!(number(nine, "score_lead") < -20.0, "{nine}");
+}
