@@ -612,11 +612,11 @@ fn a_networks_value_score_and_ownership_reach_kata_analyze() {
     for info in infos.iter().filter(|i| i.get("move") != "pass") {
         // White to move: Black's 3.5 points and 80% are White's -3.5 and 20%. A fast machine
         // reaches the odd finished game deep in the tree, which the rules score, not the
-        // network: the mean moves by hundredths.
+        // network: the means move by a hundredth or two.
         let lead = info.number("scoreLead");
-        assert!((lead + 3.5).abs() < 0.05, "{lead}: {last_line}");
+        assert!((lead + 3.5).abs() < 0.1, "{lead}: {last_line}");
         let winrate = info.number("winrate");
-        assert!((winrate - 0.2).abs() < 0.01, "{winrate}: {last_line}");
+        assert!((winrate - 0.2).abs() < 0.025, "{winrate}: {last_line}");
         let prior = if info.get("move") == "C3" { 1.0 } else { 0.0 };
         assert_eq!(info.number("prior"), prior, "{last_line}");
     }
