@@ -222,20 +222,24 @@ fn line(request: &Request, progress: &Progress<'_>) -> String {
         write_info(&mut text, request.dialect, info, order, geometry);
         if request.dialect == Dialect::Kata && request.moves_ownership {
             if let Some(ownership) = progress.move_ownership(info.mv) {
-                text.push_str(" movesOwnership");
-                for value in rows_from_top(&ownership, size, request.color) {
-                    let _ = write!(text, " {value:.4}");
-                }
+                push_ownership(&mut text, "movesOwnership", &ownership, size, request.color);
             }
         }
     }
     if request.dialect == Dialect::Kata && request.ownership && !text.is_empty() {
-        text.push_str(" ownership");
-        for value in rows_from_top(&progress.ownership(), size, request.color) {
-            let _ = write!(text, " {value:.4}");
-        }
+        let ownership = progress.ownership();
+        push_ownership(&mut text, "ownership", &ownership, size, request.color);
     }
     text
+}
+
+/// Appends ` key` and the ownership's values in KataGo's order and sign ([`rows_from_top`]).
+fn push_ownership(text: &mut String, key: &str, ownership: &[f32], size: usize, color: Color) {
+    text.push(' ');
+    text.push_str(key);
+    for value in rows_from_top(ownership, size, color) {
+        let _ = write!(text, " {value:.4}");
+    }
 }
 
 /// KataGo's ownership order and sign: rows from the top (A19, B19, ... T1), +1 for a point
