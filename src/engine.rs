@@ -321,14 +321,14 @@ impl Engine {
         self.player.last_search()
     }
 
-    /// Searches the position for `color` without playing, `watch` seeing the search until it
-    /// ends it; `None` when the player does not search (`--random`).
     /// Whether the player's next searches keep each root move's ownership (analysis that
     /// shows KataGo's `movesOwnership`).
     pub fn set_moves_ownership(&mut self, on: bool) {
         self.player.set_moves_ownership(on);
     }
 
+    /// Searches the position for `color` without playing, `watch` seeing the search until it
+    /// ends it; `None` when the player does not search (`--random`).
     pub fn think(&mut self, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
         self.player.think(&self.game, color, watch)
     }

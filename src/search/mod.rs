@@ -415,8 +415,7 @@ impl Search {
         if let Some(moves) = &self.root_moves {
             root.limit_to(&tree, moves);
         }
-        let size_geometry = game.board().geometry();
-        let scores = RootScores::new(&tree, size_geometry, self.moves_ownership);
+        let scores = RootScores::new(&tree, game.board().geometry(), self.moves_ownership);
 
         let visits = AtomicU64::new(0);
         let finished = AtomicBool::new(false);
@@ -428,8 +427,7 @@ impl Search {
                 let seed = self.seed ^ (t as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
                 scope.spawn(move || {
                     let knowledge = knowledge.for_thread(size, seed);
-                    let mut scratch = Scratch::new(root, params, knowledge, seed);
-                    scratch.moves_tally = scores.thread_moves_tally(size_geometry);
+                    let mut scratch = Scratch::new(root, scores, params, knowledge, seed);
                     let limits = Limits {
                         budget,
                         params,

@@ -33,7 +33,7 @@ pub(super) struct Scratch {
     pub tally: OwnershipMap,
     /// This thread's sums by root child, when the search keeps them
     /// ([`RootScores::thread_moves_tally`]); part of the root's once flushed.
-    pub moves_tally: Vec<OwnershipMap>,
+    moves_tally: Vec<OwnershipMap>,
     /// Simulations whose ends went to `moves_tally` since the last flush.
     moves_ends: u32,
     knowledge: ThreadKnowledge,
@@ -49,6 +49,7 @@ pub(super) struct Scratch {
 impl Scratch {
     pub fn new(
         root: &Root,
+        scores: &RootScores,
         params: &SearchParams,
         knowledge: ThreadKnowledge,
         seed: u64,
@@ -75,7 +76,7 @@ impl Scratch {
             moves: Vec::with_capacity(4 * root.board.size() * root.board.size()),
             first: Box::new([0; SLOTS]),
             tally: OwnershipMap::new(root.board.geometry()),
-            moves_tally: Vec::new(),
+            moves_tally: scores.thread_moves_tally(root.board.geometry()),
             moves_ends: 0,
             knowledge,
             late_after,

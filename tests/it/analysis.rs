@@ -86,6 +86,14 @@ impl Engine {
             .expect("the engine answers (it hung or died)")
     }
 
+    /// Ends a running analysis stream with a command (`name`), reads the stream to its empty
+    /// line, and checks that the command is answered after it.
+    fn end_stream(&mut self) {
+        self.send("name\n");
+        while !self.line().is_empty() {}
+        assert_eq!(self.answer(), ["= hoshi"]);
+    }
+
     /// The lines of one whole answer, up to (not including) its empty line.
     fn answer(&self) -> Vec<String> {
         let mut lines = Vec::new();
@@ -281,9 +289,7 @@ fn kata_analyze_gives_the_ownership_of_every_point_when_asked() {
     engine.send("kata-analyze b 20 ownership true\n");
     assert_eq!(engine.line(), "=");
     let line = engine.line();
-    engine.send("name\n");
-    while !engine.line().is_empty() {}
-    assert_eq!(engine.answer(), ["= hoshi"]);
+    engine.end_stream();
     let (infos, ownership) = parse_line(&line);
     check_infos(&infos, &[], 1.0);
     assert_eq!(ownership.len(), 81, "{line}");
@@ -321,9 +327,7 @@ fn kata_analyze_gives_each_moves_ownership_when_asked() {
             break (line.clone(), chunk.to_string());
         }
     };
-    engine.send("name\n");
-    while !engine.line().is_empty() {}
-    assert_eq!(engine.answer(), ["= hoshi"]);
+    engine.end_stream();
     let (line, chunk) = capture;
     for info in line.split("info ").filter(|c| !c.trim().is_empty()) {
         let (head, values) = info
@@ -351,9 +355,7 @@ fn kata_analyze_gives_each_moves_ownership_when_asked() {
     engine.send("kata-analyze w 10 ownership true\n");
     assert_eq!(engine.line(), "=");
     let line = engine.line();
-    engine.send("name\n");
-    while !engine.line().is_empty() {}
-    assert_eq!(engine.answer(), ["= hoshi"]);
+    engine.end_stream();
     assert!(!line.contains("movesOwnership"), "not asked: {line}");
 }
 
