@@ -478,6 +478,63 @@ class Training(unittest.TestCase):
                 self.assertTrue(torch.equal(buffer, torch.full_like(p, 0.3 if trunk else 1.0)),
                                 name)
 
+    def grown_network_computes_the_same(self, folded):
+        torch.manual_seed(3)
+        small = T.Net(8, 2, 4, 6, folded=folded, pool_blocks=(1,), score=True, ownership=True)
+        with torch.no_grad():  # no part may start as zero: a weight it reads would hide a slip
+            for p in small.parameters():
+                p.uniform_(-0.5, 0.5)
+            for name, b in small.named_buffers():
+                if name.endswith("running_var"):
+                    b.uniform_(0.5, 2.0)
+                elif name.endswith("running_mean"):
+                    b.uniform_(-0.5, 0.5)
+        big = T.Net(16, 3, 4, 6, folded=folded, pool_blocks=(0, 1, 2), score=True, ownership=True)
+        T.grow_state(big, small.state_dict(), 8)
+        rng = np.random.default_rng(4)
+        x = T.Batcher(torch.device("cpu")).tensors(
+            np.stack([T.random_position(9, rng) for _ in range(16)]), np.zeros(16, np.int64),
+            9)[0]
+        komi = torch.linspace(-7.5, 7.5, 16)
+        for training in (True, False):
+            small.train(training)
+            big.train(training)
+            with torch.no_grad():
+                for a, b in zip(small.judge(x, komi), big.judge(x, komi)):
+                    self.assertLess(float((a - b).abs().max()), 1e-5)
+                    self.assertGreater(float(a.abs().max()), 0.01)
+        with self.assertRaises(SystemExit):  # a pooled block may not lose its pooling
+            T.grow_state(T.Net(16, 3, 4, 6, folded=folded, pool_blocks=(0,), score=True,
+                               ownership=True), small.state_dict(), 8)
+
+    def test_a_grown_network_computes_what_the_small_one_did(self):
+        """grow_state: more channels, a block more and a pooling more, and the same policy,
+        value, score and ownership, in training mode (batch statistics) and in eval mode
+        (running ones); then a grown run trains from it on the command line."""
+        for folded in (False, True):
+            self.grown_network_computes_the_same(folded)
+        with tempfile.TemporaryDirectory() as d:
+            marker_dataset(os.path.join(d, "train.bin"), 9, 3000, 1)
+            marker_dataset(os.path.join(d, "test.bin"), 9, 500, 2)
+            common = ["--data", d, "--batch", "64", "--warmup", "640", "--no-bf16",
+                      "--threads", "1", "--log-every", "50", "--eval-every", "6400",
+                      "--device", "cpu"]
+            one = os.path.join(d, "one", "checkpoint.pt")
+            T.main(common + ["--checkpoint", one, "--channels", "8", "--blocks", "1",
+                             "--samples", "6400", "--optimizer", "adamw"])
+            grown = os.path.join(d, "grown", "checkpoint.pt")
+            with self.assertRaises(SystemExit):  # shrinking is not growing
+                T.main(common + ["--checkpoint", grown, "--grow", one, "--channels", "4"])
+            with self.assertRaises(SystemExit):  # the optimizer is the grown run's
+                T.main(common + ["--checkpoint", grown, "--grow", one, "--optimizer", "sgd"])
+            T.main(common + ["--checkpoint", grown, "--grow", one, "--channels", "16",
+                             "--samples", "6400"])
+            run = torch.load(grown, weights_only=False)
+            self.assertEqual((run["config"]["channels"], run["config"]["blocks"],
+                              run["config"]["optimizer"]), (16, 1, "adamw"))
+            self.assertEqual(run["progress"]["samples"], 6400)
+            self.assertGreater(last_curve_row(os.path.join(d, "grown"))[3], 0.9)  # the marker
+
     def test_an_old_curve_gains_the_value_columns(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "curve.csv")

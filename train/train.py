@@ -895,6 +895,64 @@ def open_curve(path):
             f.write("\n".join([CURVE_HEADER] + [r + ",nan" * missing for r in rows[1:]]) + "\n")
 
 
+def grow_state(model, state, channels):
+    """Load into `model` the state of a trained network with fewer `channels` or blocks (or
+    fewer pooled blocks) so that the grown network computes exactly what the smaller one did:
+    the old weights fill the first channels of each tensor, every weight that reads a new
+    channel is zero (so the new channels change nothing until training gives them a use), the
+    new channels' own weights keep their fresh random start (so they compute something worth
+    reading), and a new block or pooling starts as the identity (Net2Net's growing, in the
+    form that needs no copying of units)."""
+    missing = sorted(set(state) - set(model.state_dict()))
+    if missing:
+        raise SystemExit(f"the network to grow has parts the grown one lacks: {missing[:4]} "
+                         f"(a pooled block must stay pooled, a head must stay)")
+    grown = model.state_dict()
+    for name, new in grown.items():
+        if name not in state:
+            if ".conv2." in name:  # a new block of a folded trunk (no batch norm to zero)
+                grown[name] = torch.zeros_like(new)
+            continue  # a new block or pooling: its start is the identity
+        old = state[name]
+        if old.dim() != new.dim() or any(o > n for o, n in zip(old.shape, new.shape)):
+            raise SystemExit(f"{name}: {tuple(old.shape)} does not fit in {tuple(new.shape)}")
+        t = new.clone()
+        if name.endswith("pool.weight"):
+            # its inputs are three runs of the channels (board_pool): each run's new ones zero
+            wide = new.shape[0]
+            t.zero_()
+            for k in range(3):
+                t[:channels, k * wide:k * wide + channels] = old[:, k * channels:(k + 1) * channels]
+        else:
+            if new.dim() >= 2 and name != "stem.weight":
+                t[:, old.shape[1]:] = 0  # what reads a new channel
+            t[tuple(slice(0, n) for n in old.shape)] = old
+        grown[name] = t
+    model.load_state_dict(grown)
+
+
+def grow_config(args, base):
+    """A grown run's config: the network's (--grow) with the command line's changes, of which
+    the architecture may only grow (channels, blocks, pooled blocks)."""
+    stored = {**LEGACY, **base["config"]}
+    for key in ARCHITECTURE:
+        value = getattr(args, key)
+        if value is None:
+            setattr(args, key, stored[key])
+        elif key not in ("channels", "blocks", "pool_blocks") and value != stored[key]:
+            raise SystemExit(f"--grow keeps {key} ({stored[key]}); it grows only channels, "
+                             f"blocks and pooled blocks")
+    if args.channels < stored["channels"] or args.blocks < stored["blocks"] or \
+            not set(stored["pool_blocks"]) <= set(args.pool_blocks):
+        raise SystemExit(f"--grow: {args.blocks} blocks x {args.channels} channels, pooled "
+                         f"{args.pool_blocks}, is not a growth of {stored['blocks']} x "
+                         f"{stored['channels']}, pooled {stored['pool_blocks']}")
+    for key in CONFIG_DEFAULTS:
+        if key not in ARCHITECTURE and getattr(args, key) is None and key != "samples":
+            setattr(args, key, stored[key])
+    return resolve_config(args, None)
+
+
 def start_model(args, config, checkpoint):
     """The model and optimizer of a new run (from --init for a value-only one) or of the
     checkpoint, the progress and the sample-drawing generator."""
@@ -911,7 +969,13 @@ def start_model(args, config, checkpoint):
             f"({progress['seconds'] / 3600:.2f} h of training so far)"
             f"{'; --init is not read again' if args.init else ''}")
     else:
-        if args.init:
+        if args.grow:
+            base = load_checkpoint(args.grow)
+            grow_state(model, base["model"], base["config"]["channels"])
+            log(f"grown from {args.grow} ({base['config']['blocks']} blocks x "
+                f"{base['config']['channels']} channels, {base['progress']['samples']:,} "
+                f"samples): it computes what that network did")
+        elif args.init:
             load_hnet(model, read_hnet(args.init))
             log(f"trunk and policy head from {args.init}"
                 f"{', frozen' if config['value_only'] else ', trained further'}")
@@ -1207,7 +1271,13 @@ def eval_row(model, test_set, eval_index, batcher, device, amp):
 def train(args):
     device, amp = setup_device(args)
     checkpoint = load_checkpoint(args.checkpoint)
-    config = resolve_config(args, checkpoint["config"] if checkpoint else None)
+    if args.grow and not checkpoint:
+        base = load_checkpoint(args.grow)
+        if base is None:
+            raise SystemExit(f"--grow: no checkpoint at {args.grow}")
+        config = grow_config(args, base)
+    else:
+        config = resolve_config(args, checkpoint["config"] if checkpoint else None)
     if config["value_only"] and not checkpoint and not args.init:
         raise SystemExit("--value-only needs --init NET.hnet: the trunk and policy to keep")
     run_dir = os.path.dirname(os.path.abspath(args.checkpoint))
@@ -1744,6 +1814,11 @@ def main(argv=None):
                    help="a new run's trunk and policy head (version 1 or 2; the shape is the "
                         "file's), frozen with --value-only, trained further without it (a value "
                         "head in the file is not read: the run's trains afresh)")
+    g.add_argument("--grow", metavar="CHECKPOINT.pt", default=None,
+                   help="a new run starting from another run's network grown to --channels, "
+                        "--blocks and --pool-blocks (each at least the old one's): the grown "
+                        "network computes what the old one did; the other settings are the old "
+                        "run's unless given")
     p.add_argument("--games", default=None,
                    help="with --teacher: the Tom games' folder whose Kifu.index maps the labels' "
                         "game IDs to the dataset's (default DATA/games/go-games/Tom)")
