@@ -34,41 +34,115 @@ def read_npz(path, fields):
         raise SystemExit(f"{path}: not a readable .npz file ({e})")
 
 
-def load_labels(folder):
-    """The shared labels of `folder` (labels-*.npz, and ownership-*.npz joined to them by game
-    and turn), games as Tom IDs, one row a position, sorted by (game, turn)."""
+LABEL_FIELDS = ("game", "turn", "winrate", "lead", "score_stdev", "policy_top", "policy_p")
+POINTS = 19 * 19
+
+
+def folders_of(teacher):
+    """The folders of a --teacher setting: one, or several separated by commas (the first
+    folder's judgement of a position wins where two judged it)."""
+    return [f for f in teacher.split(",") if f] if isinstance(teacher, str) else list(teacher)
+
+
+def load_labels(teacher):
+    """The labels of `teacher`'s folders (folders_of), games as Tom IDs, one row a position,
+    sorted by (game, turn). A folder is either the shared labels (labels-*.npz and
+    ownership-*.npz, joined to them by game and turn) or label.py's output on Tom records
+    (games.tsv naming each game's Tom ID, labels-*.npz with the ownership inside): the same
+    fields either way, so a cheap engine's judgement of more positions joins the strong
+    teacher's."""
+    folders = folders_of(teacher)
+    if not folders:
+        raise SystemExit("no teacher labels' folder given")
+    parts = [read_labelled(f) if os.path.exists(os.path.join(f, "games.tsv")) else read_shared(f)
+             for f in folders]
+    cat = {f: np.concatenate([p[f] for p in parts]) for f in parts[0]}
+    key = cat["game"].astype(np.int64) << 16 | cat["turn"].astype(np.int64)
+    order = np.argsort(key, kind="stable")  # by folder within a key: the first folder's first
+    first = np.ones(len(order), bool)
+    first[1:] = key[order][1:] != key[order][:-1]
+    order = order[first]
+    cat = {f: v[order] for f, v in cat.items()}
+    return Labels(cat["game"].astype(np.int64), cat["turn"].astype(np.int64),
+                  cat["winrate"].astype(np.float32), cat["lead"].astype(np.float32),
+                  cat["score_stdev"].astype(np.float32), cat["policy_top"].astype(np.int64),
+                  cat["policy_p"].astype(np.float32) / 255, cat["ownership"],
+                  cat["has_ownership"])
+
+
+def checked_fields(cat, where):
+    """The label fields `cat` after checking that they have one row a position each."""
+    for f in LABEL_FIELDS[1:]:
+        if len(cat[f]) != len(cat["game"]):
+            raise SystemExit(f"{where}: the field {f} has {len(cat[f])} rows, game "
+                             f"{len(cat['game'])}")
+    if cat["policy_top"].ndim != 2 or cat["policy_top"].shape[1] != TOP_MOVES:
+        raise SystemExit(f"{where}: policy_top is {cat['policy_top'].shape}, not [n, 4]")
+    return cat
+
+
+def read_shared(folder):
+    """The shared labels of `folder` as arrays, ownership joined by game and turn."""
     paths = sorted(glob.glob(os.path.join(folder, "labels-*.npz")))
     if not paths:
         raise SystemExit(f"{folder}: no labels-*.npz files")
-    fields = ("game", "turn", "winrate", "lead", "score_stdev", "policy_top", "policy_p")
-    parts = [read_npz(p, fields) for p in paths]
-    cat = {f: np.concatenate([p[f] for p in parts]) for f in fields}
-    for f in fields[1:]:
-        if len(cat[f]) != len(cat["game"]):
-            raise SystemExit(f"{folder}: the field {f} has {len(cat[f])} rows, game "
-                             f"{len(cat['game'])}")
-    if cat["policy_top"].ndim != 2 or cat["policy_top"].shape[1] != TOP_MOVES:
-        raise SystemExit(f"{folder}: policy_top is {cat['policy_top'].shape}, not [n, 4]")
+    parts = [read_npz(p, LABEL_FIELDS) for p in paths]
+    cat = checked_fields({f: np.concatenate([p[f] for p in parts]) for f in LABEL_FIELDS},
+                         folder)
     key = cat["game"].astype(np.int64) << 16 | cat["turn"].astype(np.int64)
     order = np.argsort(key, kind="stable")
     key = key[order]
     cat = {f: v[order] for f, v in cat.items()}
     n = len(key)
-    ownership = np.zeros((n, 361), np.int8)
-    has = np.zeros(n, bool)
+    cat["ownership"] = np.zeros((n, POINTS), np.int8)
+    cat["has_ownership"] = np.zeros(n, bool)
     for path in sorted(glob.glob(os.path.join(folder, "ownership-*.npz"))):
         own = read_npz(path, ("game", "turn", "ownership"))
-        if own["ownership"].shape[1:] != (361,):
+        if own["ownership"].shape[1:] != (POINTS,):
             raise SystemExit(f"{path}: ownership is {own['ownership'].shape}, not [n, 361]")
         k = own["game"].astype(np.int64) << 16 | own["turn"].astype(np.int64)
-        at = np.clip(np.searchsorted(key, k), 0, n - 1)
-        found = key[at] == k
-        ownership[at[found]] = own["ownership"][found]
-        has[at[found]] = True
-    return Labels(cat["game"].astype(np.int64), cat["turn"].astype(np.int64),
-                  cat["winrate"].astype(np.float32), cat["lead"].astype(np.float32),
-                  cat["score_stdev"].astype(np.float32), cat["policy_top"].astype(np.int64),
-                  cat["policy_p"].astype(np.float32) / 255, ownership, has)
+        at = np.clip(np.searchsorted(key, k), 0, max(n - 1, 0))
+        found = (key[at] == k) if n else np.zeros(len(k), bool)
+        cat["ownership"][at[found]] = own["ownership"][found]
+        cat["has_ownership"][at[found]] = True
+    return cat
+
+
+def tom_ids(folder):
+    """Each game's Tom ID from label.py's games.tsv in `folder` (the end of its source)."""
+    path = os.path.join(folder, "games.tsv")
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()[1:]
+        return np.asarray([int(line.split("\t")[1].rsplit(":", 1)[1]) for line in lines],
+                          np.int64)
+    except (OSError, ValueError, IndexError) as e:
+        raise SystemExit(f"{path}: not label.py's list of Tom records ({e})")
+
+
+def read_labelled(folder):
+    """label.py's labels of Tom records in `folder` as the shared labels' arrays: games as Tom
+    IDs, the 19x19 positions only (the Tom games are all 19x19)."""
+    ids = tom_ids(folder)
+    paths = sorted(glob.glob(os.path.join(folder, "labels-*.npz")))
+    if not paths:
+        raise SystemExit(f"{folder}: no labels-*.npz files")
+    fields = LABEL_FIELDS + ("size", "ownership", "has_ownership")
+    parts = [read_npz(p, fields) for p in paths]
+    for p, part in zip(paths, parts):
+        own = part["ownership"]
+        if own.ndim != 2 or own.shape[1] < POINTS and (part["size"] == 19).any():
+            raise SystemExit(f"{p}: ownership is {own.shape}, too narrow for 19x19")
+        part["ownership"] = np.zeros((len(own), POINTS), np.int8) if own.shape[1] < POINTS \
+            else own[:, :POINTS]
+    cat = checked_fields({f: np.concatenate([p[f] for p in parts]) for f in fields}, folder)
+    if len(cat["game"]) and cat["game"].max() >= len(ids):
+        raise SystemExit(f"{folder}: game {cat['game'].max()} is not in games.tsv")
+    keep = cat["size"] == 19
+    cat = {f: v[keep] for f, v in cat.items() if f != "size"}
+    cat["game"] = ids[cat["game"].astype(np.int64)]
+    cat["has_ownership"] = cat["has_ownership"].astype(bool)
+    return cat
 
 
 def load_judge(folder):
@@ -76,14 +150,7 @@ def load_judge(folder):
     (labels-*.npz and games.tsv, whose source names each record's Tom ID): sorted keys (Tom ID
     << 16 | turn) and, by key, Black's win rate and lead, to set beside the teacher's on the same
     positions."""
-    path = os.path.join(folder, "games.tsv")
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()[1:]
-        ids = np.asarray([int(line.split("\t")[1].rsplit(":", 1)[1]) for line in lines],
-                         np.int64)
-    except (OSError, ValueError, IndexError) as e:
-        raise SystemExit(f"{path}: not label.py's list of Tom records ({e})")
+    ids = tom_ids(folder)
     paths = sorted(glob.glob(os.path.join(folder, "labels-*.npz")))
     if not paths:
         raise SystemExit(f"{folder}: no labels-*.npz files")

@@ -206,6 +206,56 @@ class Join(unittest.TestCase):
             self.assertIn("labels-0.npz", str(e.exception))
 
 
+class MoreLabels(unittest.TestCase):
+    def test_label_py_labels_of_tom_games_join_the_shared_ones(self):
+        """A label.py folder (games.tsv's sources end in Tom IDs, the ownership inside each
+        shard) reads as the shared labels do; with two folders, the first one's judgement of a
+        position wins, and a position only the other judged joins; 9x9 rows are left out."""
+        with tempfile.TemporaryDirectory() as d:
+            shared = os.path.join(d, "shared")
+            os.makedirs(shared)
+            labels_folder(shared, [
+                (700, 0, 0.8, 5.0, [(0, 0)] * 4, [100, 0, 0, 0]),
+                (700, 7, 0.25, -4.0, [(0, 0)] * 4, [100, 0, 0, 0]),
+            ], [])
+            other = os.path.join(d, "other")
+            os.makedirs(other)
+            with open(os.path.join(other, "games.tsv"), "w") as f:
+                f.write("game\tsource\tsize\tkomi\tfirst\tsetup\tmoves\n")
+                f.write("0\tkifu/2003-09:3:800\t19\t6.5\tB\t\tB:D4\n")
+                f.write("1\tkifu/2003-09:1:700\t19\t6.5\tB\t\tB:D4\n")
+                f.write("2\tnine.sgf:1\t9\t7\tB\t\tB:E5\n")
+            own = np.zeros((3, 361), np.int8)
+            own[1, 5] = 127
+            top = np.array([[60, 361, 0, 0]] * 3, np.uint16)
+            np.savez_compressed(os.path.join(other, "labels-00000.npz"),
+                                game=np.array([1, 0, 2], np.uint32),
+                                turn=np.array([7, 2, 4], np.uint16),
+                                size=np.array([19, 19, 9], np.uint8),
+                                winrate=np.array([0.3, 0.7, 0.9], np.float16),
+                                lead=np.array([-2.0, 3.0, 8.0], np.float16),
+                                score_stdev=np.full(3, 9, np.float16), policy_top=top,
+                                policy_p=np.array([[200, 55, 0, 0]] * 3, np.uint8),
+                                ownership=own, has_ownership=np.array([False, True, False]))
+            alone = TT.load_labels(other)
+            self.assertEqual(list(alone.game), [700, 800])
+            self.assertEqual(list(alone.turn), [7, 2])
+            both = TT.load_labels(f"{shared},{other}")
+            self.assertEqual(list(zip(both.game, both.turn)), [(700, 0), (700, 7), (800, 2)])
+            np.testing.assert_allclose(both.winrate, [0.8, 0.25, 0.7], atol=1e-3)
+            self.assertEqual(list(both.has_ownership), [False, False, True])
+            self.assertEqual(int(both.ownership[2, 5]), 127)
+            self.assertEqual(list(both.top[2]), [60, 361, 0, 0])
+            np.testing.assert_allclose(both.top_p[2], [200 / 255, 55 / 255, 0, 0])
+            swapped = TT.load_labels(f"{other},{shared}")
+            np.testing.assert_allclose(swapped.winrate, [0.8, 0.3, 0.7], atol=1e-3)
+            with open(os.path.join(other, "games.tsv"), "w") as f:  # game 1 is not listed
+                f.write("game\tsource\n0\tkifu/2003-09:3:800\n")
+            with self.assertRaises(SystemExit) as e:
+                TT.load_labels(other)
+            self.assertIn("games.tsv", str(e.exception))
+
+
 class SettledBatchNorm(unittest.TestCase):
     def test_the_statistics_are_the_mean_over_the_records(self):
         """settle_batch_norm replaces stale running statistics by the mean and variance of the

@@ -1794,11 +1794,13 @@ def main(argv=None):
                    help="the value head also gives the mover's score lead (a version 3 file)")
     g.add_argument("--ownership-head", dest="ownership_head", action="store_true", default=None,
                    help="the value head also gives each point's ownership (a version 3 file)")
-    g.add_argument("--teacher", default=None, metavar="DIR",
-                   help="learn from the teacher labels in DIR (labels-*.npz, ownership-*.npz, "
-                        "e.g. ../shared/data/teacher): only the judged positions, toward the "
-                        "teacher's win rate, lead, ownership and favourite moves; needs "
-                        "--score-head")
+    g.add_argument("--teacher", default=None, metavar="DIR[,DIR...]",
+                   help="learn from the teacher labels in DIR (the shared ones, labels-*.npz and "
+                        "ownership-*.npz, e.g. ../shared/data/teacher, or label.py's output on "
+                        "Tom records; several folders separated by commas, the first one's "
+                        "judgement winning where two judged a position): only the judged "
+                        "positions, toward the teacher's win rate, lead, ownership and favourite "
+                        "moves; needs --score-head")
     g.add_argument("--teacher-policy", dest="teacher_policy", type=float, default=None,
                    help="with --teacher: the teacher's favourite moves' share of the policy's "
                         "target, the move played the rest (default 0.5)")
