@@ -252,16 +252,25 @@ fn judge_net_matches_the_training_code() {
     );
 }
 
-/// `weights/judge-19x19.hnet`, the network that learnt the teacher's judgement, reads as
-/// a version 3 network with every head, and judges as a Go player would: the empty board
-/// close (White's komi of 7.5 against Black's first move, a point or two either way), nine
-/// handicap stones at komi 0.5 lost for White by tens of points. A file that learnt nothing,
-/// or reads its outputs from the wrong side, fails.
+/// `weights/judge-19x19.hnet` and `weights/judge-19x19-6x64.hnet`, the networks that learnt
+/// the teacher's judgement, read as version 3 networks with every head, and judge as a Go
+/// player would: the empty board close (White's komi of 7.5 against Black's first move, a
+/// point or two either way), nine handicap stones at komi 0.5 lost for White by tens of
+/// points. A file that learnt nothing, or reads its outputs from the wrong side, fails.
 #[test]
-fn the_shipped_judge_sees_the_empty_board_close_and_nine_stones_lost() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/judge-19x19.hnet");
-    let model = hoshi::net::Model::load(&path).expect("weights/judge-19x19.hnet");
+fn the_shipped_judges_see_the_empty_board_close_and_nine_stones_lost() {
+    for (file, channels) in [("judge-19x19.hnet", 32), ("judge-19x19-6x64.hnet", 64)] {
+        judges_as_a_go_player_would(file, channels);
+    }
+}
+
+fn judges_as_a_go_player_would(file: &str, channels: usize) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("weights")
+        .join(file);
+    let model = hoshi::net::Model::load(&path).expect(file);
     assert!(model.has_score() && model.has_ownership() && model.pooled_blocks() == 2);
+    assert_eq!(model.channels(), channels, "{file}");
     let mut settings = hoshi::engine::Settings::default();
     settings.player.net = Some(SharedNet::new(model));
     let mut engine = hoshi::engine::Engine::new(settings);
