@@ -8,9 +8,10 @@
 //!
 //! Without `--net` it runs a network of random weights of 6 blocks and 32 channels with a
 //! value head of 32 × 64 (change them with `--blocks`, `--channels`, `--value-channels`, 0 for
-//! none, and `--value-hidden`); `--portable` runs the kernel compiled for any x86-64
-//! processor instead of the fastest this one has: the speed depends only on the shape. The
-//! positions are random input bytes, which cost the same as real ones.
+//! none, and `--value-hidden`); `--kernel NAME` runs another copy of the convolution than
+//! the fastest this processor has (`avx512`, `avx2+fma`, or `portable`, compiled for any
+//! x86-64): the speed depends only on the shape. The positions are random input bytes, which
+//! cost the same as real ones.
 
 use hoshi::net::model::{Model, Weights, Workspace};
 use rand::rngs::SmallRng;
@@ -27,7 +28,7 @@ struct Options {
     blocks: usize,
     value_channels: usize,
     value_hidden: usize,
-    portable: bool,
+    kernel: Option<String>,
 }
 
 fn options() -> Options {
@@ -41,7 +42,7 @@ fn options() -> Options {
         blocks: 6,
         value_channels: 32,
         value_hidden: 64,
-        portable: false,
+        kernel: None,
     };
     let mut args = std::env::args().skip(1);
     let number = |args: &mut dyn Iterator<Item = String>, default: usize| {
@@ -62,7 +63,7 @@ fn options() -> Options {
             "--blocks" => o.blocks = number(&mut args, o.blocks),
             "--value-channels" => o.value_channels = number(&mut args, o.value_channels),
             "--value-hidden" => o.value_hidden = number(&mut args, o.value_hidden).max(1),
-            "--portable" => o.portable = true,
+            "--kernel" => o.kernel = args.next(),
             "--bench" => {}
             other => o.sizes.extend(other.parse::<usize>().ok()),
         }
@@ -165,10 +166,15 @@ fn speed(net: &Model, size: usize, batch: usize, o: &Options) {
 
 fn workspace(net: &Model, size: usize, batch: usize, o: &Options) -> Workspace {
     let ws = net.workspace(size, batch);
-    if o.portable {
-        ws.portable()
-    } else {
-        ws
+    match &o.kernel {
+        None => ws,
+        Some(name) => ws.with_kernel(name).unwrap_or_else(|| {
+            eprintln!(
+                "no kernel {name} here; this processor runs {:?}",
+                Workspace::kernels()
+            );
+            std::process::exit(2)
+        }),
     }
 }
 

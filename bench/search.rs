@@ -8,6 +8,7 @@
 //!     cargo bench --bench search -- 9 --engine "/usr/games/gnugo --mode gtp --level 10"
 //!     cargo bench --bench search -- 19 --net on          # with the policy network only (off, both)
 //!     cargo bench --bench search -- 19 --net on --param value_mix=1 --param puct=1   # the value
+//!     cargo bench --bench search -- 19 --net weights/judge-19x19.hnet --param value_mix=1
 //!
 //! The middle-game and endgame positions are games played by the playout policy from a fixed
 //! seed (30 and 60 moves on 9x9, 120 and 250 on 19x19), so they are the same on every run.
@@ -36,6 +37,8 @@ struct Options {
     engine: Option<String>,
     /// The policy network's settings to measure: without it, with it, or both.
     nets: Vec<bool>,
+    /// The network when it is on: a `.hnet` file's (`--net FILE`), or the built-in one.
+    net: Option<SharedNet>,
     /// The search's parameters (`--param KEY=VALUE`, as the engine takes them).
     params: hoshi::player::Params,
 }
@@ -49,6 +52,7 @@ fn options() -> Options {
         threads: Vec::new(),
         engine: None,
         nets: vec![false, true],
+        net: None,
         params: hoshi::player::Params::default(),
     };
     let mut args = std::env::args().skip(1);
@@ -69,7 +73,17 @@ fn options() -> Options {
                 o.nets = match args.next().as_deref() {
                     Some("off") => vec![false],
                     Some("on") => vec![true],
-                    _ => vec![false, true],
+                    Some("both") | None => vec![false, true],
+                    Some(path) => match hoshi::net::Model::load(path) {
+                        Ok(model) => {
+                            o.net = Some(SharedNet::new(model));
+                            vec![true]
+                        }
+                        Err(e) => {
+                            eprintln!("--net {path}: {e}");
+                            std::process::exit(2);
+                        }
+                    },
                 }
             }
             "--param" => {
@@ -229,7 +243,7 @@ fn replay(size: usize, moves: &[Move]) -> Game {
     game
 }
 
-/// Search playouts per second from `game`, with the embedded policy network or without it
+/// Search playouts per second from `game`, with the network (`--net`) or without it
 /// (on boards smaller than its `net_min_size` both are the same search).
 fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options) {
     let mut memory = 0;
@@ -241,7 +255,8 @@ fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options)
                 ..SearchConfig::default()
             };
             let (params, puct) = (o.params.knowledge, o.params.search.puct.enabled);
-            let knowledge = Standard::new(params, net.then(SharedNet::embedded), puct);
+            let shared = || o.net.clone().unwrap_or_else(SharedNet::embedded);
+            let knowledge = Standard::new(params, net.then(shared), puct);
             let mut search = Search::new(config, Arc::new(knowledge), run as u64);
             let budget = Budget {
                 visits: None,

@@ -1,46 +1,136 @@
-//! The 3×3 convolution that takes nearly all of the forward pass's time.
+//! The 3×3 convolution that takes nearly all of the forward pass's time, by Winograd's minimal
+//! filtering F(4×4, 3×3) (Lavin and Gray, "Fast Algorithms for Convolutional Neural
+//! Networks", 2016), as Leela Zero's and KataGo's OpenCL backends compute it.
 //!
 //! Activations live on a padded grid: `(size + 2)²` points, row by row, with the channels of a
-//! point side by side (NHWC) and a border of zeros all round, so a kernel tap never asks
-//! whether its neighbour is on the board. Every grid's channel count is rounded up to a whole
-//! number of 8-lane vectors; the extra channels have zero weights and bias and stay 0.
+//! point side by side (NHWC) and a border of zeros all round. Every grid's channel count is
+//! rounded up to a whole number of 8-lane vectors; the extra channels have zero weights and
+//! bias and stay 0.
 //!
-//! For each output point the kernel broadcasts each of the 9 × `c_in` inputs it reads against a
-//! vector of output channels' weights. It computes `P` neighbouring points of a row at once so
-//! that each weight vector it loads serves `P` multiply-adds, and a tile of up to [`TILE`]
-//! vectors (32 channels) at a time, so that the accumulators fit in registers. The body is
-//! plain Rust over 8-float arrays, written once and inlined into two copies: a portable one
-//! (SSE2 on the default x86-64 target) and, where the processor has them, one compiled for
-//! AVX2 and FMA, chosen at run time by [`Path::detect`].
+//! The board is cut into tiles of 4×4 output points (a 19×19 board into 5×5 tiles, whose
+//! last row and column hang over the edge), each computed from the 6×6 input patch around
+//! it. Each input channel's patch is transformed, `Bᵀ d B` (additions and small multiples);
+//! for each of the 36 transformed points, the transformed inputs of every tile (a matrix of
+//! tiles × input channels) are multiplied by that point's transformed weights (input ×
+//! output channels, `G g Gᵀ`, made once when the network loads); and the products of a tile
+//! are transformed back, `Aᵀ m A`, into its 16 outputs. That is 36 multiply-adds per tile and
+//! pair of channels where a direct convolution spends 16 × 9 = 144: a quarter, less the
+//! tiles' overhang (19×19 points cost 20×20).
+//!
+//! The matrix products take nearly all of the rest of the time. Their kernel broadcasts one
+//! transformed input against vectors of output channels' weights, for `R` tiles and
+//! [`COLUMNS`] vectors at a time, so that the accumulators stay in registers and each
+//! weight vector it loads serves `R` multiply-adds. The body is plain Rust over 8-float
+//! arrays, written once and inlined into three copies: a portable one (SSE2 on the default
+//! x86-64 target) and, where the processor has them, one compiled for AVX2 and FMA and one
+//! for AVX-512 (where LLVM joins two 8-float vectors into one 16-float register), chosen at
+//! run time by [`Path::detect`].
 
 /// Floats in one vector: an AVX2 register.
 pub(crate) const LANES: usize = 8;
 
-/// One vector of output channels.
+/// One vector of channels.
 pub(crate) type Lanes = [f32; LANES];
 
-/// Output vectors the kernel computes at a time: 32 channels, 4 AVX2 registers a point.
+/// Output points along each side of a tile.
 const TILE: usize = 4;
 
-/// Points of a row the AVX2 copy computes at a time: 2 × 4 accumulators, 4 weight vectors
-/// and the broadcast inputs fit in the 16 registers. With 3 points (12 accumulators) two of
-/// them spill to the stack, and the loop runs at half the speed.
-#[cfg(target_arch = "x86_64")]
-const AVX2_POINTS: usize = 2;
+/// Input points along each side of a tile's patch: its outputs and one more either side.
+const PATCH: usize = TILE + 2;
 
-/// Points the portable copy computes at a time: SSE2 has 16 four-lane registers, which one
-/// point's 4 × 8 accumulators already half fill (2 points spill, and run 20% slower).
-const PORTABLE_POINTS: usize = 1;
+/// Transformed points of a patch: one matrix product each.
+const POINTS: usize = PATCH * PATCH;
+
+/// Output vectors (32 channels) the matrix product computes at a time. The transformed
+/// weights are laid out for it, so every copy of the kernel uses the same. Measured on the
+/// 6 × 64 judge, 19×19, AVX2: 4 vectors × 2 tiles and 2 × 4 run alike, 1 × 4 or 1 × 6 at
+/// 80%, 2 × 6 (spilling) at 75%.
+const COLUMNS: usize = 4;
+
+/// Tiles the AVX2 copy multiplies at a time: 2 × 4 accumulators and 4 weight vectors take 12
+/// of its 16 registers, and each step's 6 loads serve 8 fused multiply-adds.
+#[cfg(target_arch = "x86_64")]
+const AVX2_ROWS: usize = 2;
+
+/// Tiles the AVX-512 copy multiplies at a time: 8 × 2 accumulators of 16 floats and 2
+/// weight registers take 18 of its 32 (12 tiles measured no faster).
+#[cfg(target_arch = "x86_64")]
+const AVX512_ROWS: usize = 8;
+
+/// Tiles the portable copy multiplies at a time: an 8-float vector is two of SSE2's 16
+/// registers, so one tile's 4 vectors of sums take 8 and the weights the rest.
+const PORTABLE_ROWS: usize = 1;
+
+/// The most tiles a kernel multiplies at a time (the remainder's kernels go up to one less).
+const MAX_ROWS: usize = 8;
+
+/// `Bᵀ` applied to six values, for the lanes of a vector: the input transform along one
+/// direction.
+#[inline(always)]
+fn input_transform(x: &[Lanes; PATCH]) -> [Lanes; PATCH] {
+    let mut y = [[0.0; LANES]; PATCH];
+    for l in 0..LANES {
+        let [x0, x1, x2, x3, x4, x5] = [x[0][l], x[1][l], x[2][l], x[3][l], x[4][l], x[5][l]];
+        y[0][l] = 4.0 * x0 - 5.0 * x2 + x4;
+        y[1][l] = x3 + x4 - 4.0 * (x1 + x2);
+        y[2][l] = x4 - x3 + 4.0 * (x1 - x2);
+        y[3][l] = x4 - x2 + 2.0 * (x3 - x1);
+        y[4][l] = x4 - x2 + 2.0 * (x1 - x3);
+        y[5][l] = 4.0 * x1 - 5.0 * x3 + x5;
+    }
+    y
+}
+
+/// `Aᵀ` applied to six products, for the lanes of a vector: the output transform along one
+/// direction.
+#[inline(always)]
+fn output_transform(m: &[Lanes; PATCH]) -> [Lanes; TILE] {
+    let mut y = [[0.0; LANES]; TILE];
+    for l in 0..LANES {
+        let (sum12, diff12) = (m[1][l] + m[2][l], m[1][l] - m[2][l]);
+        let (sum34, diff34) = (m[3][l] + m[4][l], m[3][l] - m[4][l]);
+        y[0][l] = m[0][l] + sum12 + sum34;
+        y[1][l] = diff12 + 2.0 * diff34;
+        y[2][l] = sum12 + 4.0 * sum34;
+        y[3][l] = diff12 + 8.0 * diff34 + m[5][l];
+    }
+    y
+}
+
+/// `G`, the weight transform along one direction (exact in `f64`, rounded once).
+const G: [[f64; 3]; PATCH] = [
+    [1.0 / 4.0, 0.0, 0.0],
+    [-1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0],
+    [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
+    [1.0 / 24.0, 1.0 / 12.0, 1.0 / 6.0],
+    [1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0],
+    [0.0, 0.0, 1.0],
+];
+
+/// `G g Gᵀ` of one 3×3 kernel `g` (row by row), in point order.
+fn transform_kernel(g: &[f32]) -> [f32; POINTS] {
+    let along_rows: [[f64; 3]; PATCH] = std::array::from_fn(|a| {
+        std::array::from_fn(|kx| (0..3).map(|ky| G[a][ky] * f64::from(g[ky * 3 + kx])).sum())
+    });
+    std::array::from_fn(|point| {
+        let (a, b) = (point / PATCH, point % PATCH);
+        (0..3).map(|kx| along_rows[a][kx] * G[b][kx]).sum::<f64>() as f32
+    })
+}
 
 /// Which copy of the kernel runs.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Path {
     /// Plain Rust, compiled for the build's target (SSE2 on the default x86-64 target).
     Portable,
-    /// Compiled for AVX2 and FMA. Only [`Path::detect`] can make one, so holding it proves
+    /// Compiled for AVX2 and FMA. Only [`Path::available`] can make one, so holding it proves
     /// that the processor has both.
     #[cfg(target_arch = "x86_64")]
     Avx2Fma(Detected),
+    /// Compiled for AVX-512 (F) as well as AVX2 and FMA, made only by
+    /// [`Path::available`] likewise.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Detected),
 }
 
 /// Proof that AVX2 and FMA were detected: its field is private, so no code outside this
@@ -52,11 +142,21 @@ pub(crate) struct Detected(());
 impl Path {
     /// The fastest copy this processor runs.
     pub(crate) fn detect() -> Path {
+        Path::available()[0]
+    }
+
+    /// Every copy this processor runs, the fastest first.
+    pub(crate) fn available() -> Vec<Path> {
+        let mut paths = Vec::new();
         #[cfg(target_arch = "x86_64")]
         if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-            return Path::Avx2Fma(Detected(()));
+            if is_x86_feature_detected!("avx512f") {
+                paths.push(Path::Avx512(Detected(())));
+            }
+            paths.push(Path::Avx2Fma(Detected(())));
         }
-        Path::Portable
+        paths.push(Path::Portable);
+        paths
     }
 
     /// The copy's name, for benchmarks and logs.
@@ -65,6 +165,8 @@ impl Path {
             Path::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Path::Avx2Fma(_) => "avx2+fma",
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512(_) => "avx512",
         }
     }
 }
@@ -79,22 +181,28 @@ pub(crate) fn grid_points(size: usize) -> usize {
     (size + 2) * (size + 2)
 }
 
-/// A 3×3 convolution with bias, its weights laid out for the kernel.
+/// Tiles along each side of a board of `size`.
+fn tiles_across(size: usize) -> usize {
+    size.div_ceil(TILE)
+}
+
+/// A 3×3 convolution with bias, its weights transformed and laid out for the kernel.
 #[derive(Clone, Debug)]
 pub(crate) struct Conv3 {
-    /// Input channels the kernel reads at each tap.
+    /// Input channels.
     c_in: usize,
     /// Output vectors (output channels rounded up to whole vectors).
     vectors: usize,
-    /// Tile after tile of up to [`TILE`] output vectors; within a tile, `[tap][c_in][vector]`,
-    /// so the kernel reads its weights in order.
+    /// For each transformed point, block after block of up to [`COLUMNS`] output vectors;
+    /// within a block `[c_in][vector]`, so that the kernel reads its weights in order.
     weights: Vec<Lanes>,
     /// The bias, one vector after another; the padding lanes are 0.
     bias: Vec<Lanes>,
 }
 
 impl Conv3 {
-    /// Lays out PyTorch's weights `w[out][in][ky][kx]` and `bias[out]` for the kernel.
+    /// Transforms PyTorch's weights `w[out][in][ky][kx]` and lays them out with `bias[out]`
+    /// for the kernel.
     ///
     /// # Panics
     /// If the slices' lengths do not match the channel counts (the caller has checked them).
@@ -102,20 +210,20 @@ impl Conv3 {
         assert_eq!(w.len(), c_out * c_in * 9, "weights of a 3x3 convolution");
         assert_eq!(bias.len(), c_out, "bias of a 3x3 convolution");
         let vectors = vectors(c_out);
-        let weight = |o: usize, i: usize, tap: usize| {
+        let kernels: Vec<[f32; POINTS]> = w.chunks_exact(9).map(transform_kernel).collect();
+        let weight = |o: usize, i: usize, point: usize| {
             if o < c_out {
-                w[(o * c_in + i) * 9 + tap]
+                kernels[o * c_in + i][point]
             } else {
                 0.0
             }
         };
-        let mut weights = Vec::with_capacity(9 * c_in * vectors);
-        for first in (0..vectors).step_by(TILE) {
-            let width = TILE.min(vectors - first);
-            for tap in 0..9 {
+        let mut weights = Vec::with_capacity(POINTS * c_in * vectors);
+        for point in 0..POINTS {
+            for first in (0..vectors).step_by(COLUMNS) {
                 for i in 0..c_in {
-                    for v in first..first + width {
-                        weights.push(std::array::from_fn(|l| weight(v * LANES + l, i, tap)));
+                    for v in first..vectors.min(first + COLUMNS) {
+                        weights.push(std::array::from_fn(|l| weight(v * LANES + l, i, point)));
                     }
                 }
             }
@@ -137,6 +245,16 @@ impl Conv3 {
     }
 }
 
+/// The transformed inputs and the products of one convolution, kept between calls so that
+/// the forward pass allocates nothing once it has run on the largest board.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    /// `[point][tile][input vector]`: each point's matrix, a tile a row.
+    inputs: Vec<Lanes>,
+    /// `[point][tile][output vector]`.
+    products: Vec<Lanes>,
+}
+
 /// One application of a convolution to one padded grid:
 /// `out = relu(conv(input) + bias + skip)`, at every point on the board. The border of `out`
 /// is left as it was (zero).
@@ -156,7 +274,7 @@ pub(crate) struct Apply<'a> {
 ///
 /// # Panics
 /// If a grid is smaller than the board's padded grid.
-pub(crate) fn apply(path: Path, job: Apply<'_>) {
+pub(crate) fn apply(path: Path, job: Apply<'_>, scratch: &mut Scratch) {
     let points = grid_points(job.size);
     assert!(job.in_stride >= job.conv.c_in, "input grid too narrow");
     assert!(
@@ -173,13 +291,25 @@ pub(crate) fn apply(path: Path, job: Apply<'_>) {
             "skip grid too small"
         );
     }
+    let tiles = tiles_across(job.size).pow(2);
+    let grow = |buffer: &mut Vec<Lanes>, len: usize| {
+        if buffer.len() < len {
+            buffer.resize(len, [0.0; LANES]);
+        }
+    };
+    grow(&mut scratch.inputs, POINTS * tiles * vectors(job.conv.c_in));
+    grow(&mut scratch.products, POINTS * tiles * job.conv.vectors);
     match path {
-        Path::Portable => run::<Plain, PORTABLE_POINTS>(job),
-        // SAFETY: a `Detected` is only made by `Path::detect` after
+        Path::Portable => run::<Plain, PORTABLE_ROWS>(job, scratch),
+        // SAFETY: a `Detected` is only made by `Path::available` after
         // `is_x86_feature_detected!` has confirmed both AVX2 and FMA, so this processor runs
         // the instructions `run_avx2_fma` was compiled with.
         #[cfg(target_arch = "x86_64")]
-        Path::Avx2Fma(_) => unsafe { run_avx2_fma(job) },
+        Path::Avx2Fma(_) => unsafe { run_avx2_fma(job, scratch) },
+        // SAFETY: as above, `Path::available` made this one only after confirming AVX-512 F
+        // besides AVX2 and FMA.
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512(_) => unsafe { run_avx512(job, scratch) },
     }
 }
 
@@ -187,8 +317,15 @@ pub(crate) fn apply(path: Path, job: Apply<'_>) {
 /// multiply-adds.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn run_avx2_fma(job: Apply<'_>) {
-    run::<Fused, AVX2_POINTS>(job);
+fn run_avx2_fma(job: Apply<'_>, scratch: &mut Scratch) {
+    run::<Fused, AVX2_ROWS>(job, scratch);
+}
+
+/// The kernel compiled for AVX-512: the same source again, in 16-float registers.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+fn run_avx512(job: Apply<'_>, scratch: &mut Scratch) {
+    run::<Fused, AVX512_ROWS>(job, scratch);
 }
 
 /// How the kernel multiplies and adds.
@@ -220,159 +357,232 @@ impl MulAdd for Fused {
     }
 }
 
-/// Every row, `P` points at a time (the rest one by one), every tile of output vectors.
+/// The three steps: transform the inputs, multiply, transform the products back.
 #[inline(always)]
-fn run<M: MulAdd, const P: usize>(job: Apply<'_>) {
-    let Apply {
-        conv,
-        size,
-        input,
-        in_stride,
-        skip,
-        out,
-    } = job;
-    let width = size + 2;
-    let taps: [usize; 9] = std::array::from_fn(|t| (t / 3) * width + t % 3);
-    let grid = Grid {
-        input,
-        in_stride,
-        c_in: conv.c_in,
-        taps,
-    };
-    let mut weights = conv.weights.as_slice();
-    for first in (0..conv.vectors).step_by(TILE) {
-        let tile = TILE.min(conv.vectors - first);
-        let (here, rest) = weights.split_at(9 * conv.c_in * tile);
-        weights = rest;
-        let target = Target {
-            out: &mut *out,
-            skip,
-            stride: conv.out_stride(),
-            first,
-        };
-        let bias = &conv.bias[first..first + tile];
-        match tile {
-            4 => rows::<M, P, 4>(&grid, here, bias, target, size),
-            3 => rows::<M, P, 3>(&grid, here, bias, target, size),
-            2 => rows::<M, P, 2>(&grid, here, bias, target, size),
-            _ => rows::<M, P, 1>(&grid, here, bias, target, size),
-        }
-    }
+fn run<M: MulAdd, const R: usize>(job: Apply<'_>, scratch: &mut Scratch) {
+    let Scratch { inputs, products } = scratch;
+    transform_inputs(&job, inputs);
+    multiply::<M, R>(job.conv, tiles_across(job.size).pow(2), inputs, products);
+    transform_products(job, products);
 }
 
-/// What the kernel reads: the input grid and the offsets of the 9 taps from a point's
-/// upper-left neighbour (`ky * width + kx`).
-struct Grid<'a> {
-    input: &'a [f32],
-    in_stride: usize,
-    c_in: usize,
-    taps: [usize; 9],
-}
-
-/// Where the kernel writes: `out` and the optional residual, `stride` floats a point, this
-/// tile starting at vector `first`.
-struct Target<'a> {
-    out: &'a mut [f32],
-    skip: Option<&'a [f32]>,
-    stride: usize,
-    first: usize,
-}
-
-/// One tile of `V` output vectors at every point on the board.
+/// Writes each input vector's transformed patch of each tile into `inputs`, laid out as
+/// [`Scratch::inputs`]. The patches of the last row and column of tiles reach past the
+/// padded grid; what lies there counts as zero.
 #[inline(always)]
-fn rows<M: MulAdd, const P: usize, const V: usize>(
-    grid: &Grid<'_>,
-    weights: &[Lanes],
-    bias: &[Lanes],
-    mut target: Target<'_>,
-    size: usize,
-) {
-    let (weights, _) = weights.as_chunks::<V>();
-    let Ok(bias) = <&[Lanes; V]>::try_from(bias) else {
-        unreachable!("the tile's bias has V vectors");
-    };
-    let width = size + 2;
-    for row in 1..=size {
-        let start = row * width + 1;
-        let mut col = 0;
-        while col + P <= size {
-            let acc = tile::<M, P, V>(grid, weights, bias, start + col - width - 1);
-            store(&mut target, start + col, &acc);
-            col += P;
-        }
-        while col < size {
-            let acc = tile::<M, 1, V>(grid, weights, bias, start + col - width - 1);
-            store(&mut target, start + col, &acc);
-            col += 1;
-        }
-    }
-}
-
-/// The sums for `P` neighbouring points of a row and `V` output vectors; `corner` is the grid
-/// index of the first point's upper-left neighbour. `weights` is `[tap][c_in]` of `V` vectors.
-#[inline(always)]
-fn tile<M: MulAdd, const P: usize, const V: usize>(
-    grid: &Grid<'_>,
-    weights: &[[Lanes; V]],
-    bias: &[Lanes; V],
-    corner: usize,
-) -> [[Lanes; V]; P] {
-    const { assert!(P <= 4, "the loop below writes out 4 points") };
-    let mut acc = [*bias; P];
-    let c_in = grid.c_in;
-    for (&tap, w_tap) in grid.taps.iter().zip(weights.chunks_exact(c_in)) {
-        let at = |j: usize| {
-            let from = (corner + tap + j) * grid.in_stride;
-            &grid.input[from..from + w_tap.len()]
-        };
-        let inputs: [&[f32]; P] = std::array::from_fn(at);
-        for (i, w) in w_tap.iter().enumerate() {
-            // The points written out one by one: LLVM leaves a loop over them rolled (its
-            // body is large before vectorization), and the accumulators then live in memory.
-            point::<M, P, V>(&mut acc, &inputs, 0, i, w);
-            point::<M, P, V>(&mut acc, &inputs, 1, i, w);
-            point::<M, P, V>(&mut acc, &inputs, 2, i, w);
-            point::<M, P, V>(&mut acc, &inputs, 3, i, w);
-        }
-    }
-    acc
-}
-
-/// Input `i` of point `j` (if the tile has one) times its weights, added to its sums.
-#[inline(always)]
-fn point<M: MulAdd, const P: usize, const V: usize>(
-    acc: &mut [[Lanes; V]; P],
-    inputs: &[&[f32]; P],
-    j: usize,
-    i: usize,
-    w: &[Lanes; V],
-) {
-    if j < P {
-        let a = inputs[j][i];
-        for v in 0..V {
-            for l in 0..LANES {
-                acc[j][v][l] = M::mul_add(a, w[v][l], acc[j][v][l]);
+fn transform_inputs(job: &Apply<'_>, inputs: &mut [Lanes]) {
+    let (across, width) = (tiles_across(job.size), job.size + 2);
+    let (tiles, c_in) = (across * across, job.conv.c_in);
+    let in_vectors = vectors(c_in);
+    for tile in 0..tiles {
+        let (top, left) = (tile / across * TILE, tile % across * TILE);
+        for vector in 0..in_vectors {
+            let first = vector * LANES;
+            let lanes = LANES.min(c_in - first);
+            // Column by column, so that each column's transform reads its six points in a row.
+            let mut columns = [[[0.0; LANES]; PATCH]; PATCH];
+            for (i, row) in (top..width.min(top + PATCH)).enumerate() {
+                for (j, column) in (left..width.min(left + PATCH)).enumerate() {
+                    let from = (row * width + column) * job.in_stride + first;
+                    let point = &mut columns[j][i];
+                    match job.input[from..].first_chunk::<LANES>() {
+                        Some(whole) if lanes == LANES => *point = *whole,
+                        _ => point[..lanes].copy_from_slice(&job.input[from..from + lanes]),
+                    }
+                }
+            }
+            let mut rows = [[[0.0; LANES]; PATCH]; PATCH];
+            for (j, column) in columns.iter().enumerate() {
+                let transformed = input_transform(column);
+                for (row, lanes) in rows.iter_mut().zip(transformed) {
+                    row[j] = lanes;
+                }
+            }
+            for (a, row) in rows.iter().enumerate() {
+                for (b, lanes) in input_transform(row).into_iter().enumerate() {
+                    inputs[((a * PATCH + b) * tiles + tile) * in_vectors + vector] = lanes;
+                }
             }
         }
     }
 }
 
-/// Writes `P` points' sums, plus the residual, through the ReLU.
+/// The 36 matrix products: for each transformed point, its tiles × input channels times
+/// input × output channels, into `products`, laid out as [`Scratch::products`].
 #[inline(always)]
-fn store<const P: usize, const V: usize>(
-    target: &mut Target<'_>,
-    point: usize,
-    acc: &[[Lanes; V]; P],
+fn multiply<M: MulAdd, const R: usize>(
+    conv: &Conv3,
+    tiles: usize,
+    inputs: &[Lanes],
+    products: &mut [Lanes],
 ) {
-    for (j, sums) in acc.iter().enumerate() {
-        let from = (point + j) * target.stride + target.first * LANES;
-        let out = &mut target.out[from..from + V * LANES];
-        let skip = target.skip.map(|s| &s[from..from + V * LANES]);
-        for (v, lanes) in sums.iter().enumerate() {
-            for (l, &sum) in lanes.iter().enumerate() {
-                let k = v * LANES + l;
-                let total = sum + skip.map_or(0.0, |s| s[k]);
-                out[k] = total.max(0.0);
+    let (in_vectors, vectors) = (vectors(conv.c_in), conv.vectors);
+    let point_weights = conv.weights.chunks_exact(conv.c_in * vectors);
+    let point_inputs = inputs.chunks_exact(tiles * in_vectors);
+    let point_products = products.chunks_exact_mut(tiles * vectors);
+    for ((weights, inputs), products) in point_weights.zip(point_inputs).zip(point_products) {
+        let matrix = Matrix {
+            inputs: inputs.as_flattened(),
+            row: in_vectors * LANES,
+            c_in: conv.c_in,
+            tiles,
+        };
+        let mut rest = weights;
+        for first in (0..vectors).step_by(COLUMNS) {
+            let columns = COLUMNS.min(vectors - first);
+            let (here, after) = rest.split_at(conv.c_in * columns);
+            rest = after;
+            let target = Columns {
+                products: &mut *products,
+                vectors,
+                first,
+            };
+            match columns {
+                4 => column_block::<M, R, 4>(&matrix, here, target),
+                3 => column_block::<M, R, 3>(&matrix, here, target),
+                2 => column_block::<M, R, 2>(&matrix, here, target),
+                _ => column_block::<M, R, 1>(&matrix, here, target),
+            }
+        }
+    }
+}
+
+/// One transformed point's inputs: a row of `row` floats a tile, of which the first `c_in`
+/// are the channels.
+struct Matrix<'a> {
+    inputs: &'a [f32],
+    row: usize,
+    c_in: usize,
+    tiles: usize,
+}
+
+/// Where a block of output vectors goes: vectors `first..` of each tile's row of `vectors`.
+struct Columns<'a> {
+    products: &'a mut [Lanes],
+    vectors: usize,
+    first: usize,
+}
+
+/// The products of one block of `C` output vectors, `R` tiles at a time, then the rest.
+#[inline(always)]
+fn column_block<M: MulAdd, const R: usize, const C: usize>(
+    matrix: &Matrix<'_>,
+    weights: &[Lanes],
+    mut target: Columns<'_>,
+) {
+    const {
+        assert!(
+            R <= MAX_ROWS,
+            "the kernel writes out at most MAX_ROWS tiles"
+        )
+    };
+    let (weights, _) = weights.as_chunks::<C>();
+    let mut row = 0;
+    while row + R <= matrix.tiles {
+        rows::<M, R, C>(matrix, weights, row, &mut target);
+        row += R;
+    }
+    match matrix.tiles - row {
+        0 => {}
+        1 => rows::<M, 1, C>(matrix, weights, row, &mut target),
+        2 => rows::<M, 2, C>(matrix, weights, row, &mut target),
+        3 => rows::<M, 3, C>(matrix, weights, row, &mut target),
+        4 => rows::<M, 4, C>(matrix, weights, row, &mut target),
+        5 => rows::<M, 5, C>(matrix, weights, row, &mut target),
+        6 => rows::<M, 6, C>(matrix, weights, row, &mut target),
+        _ => rows::<M, 7, C>(matrix, weights, row, &mut target),
+    }
+}
+
+/// `R` tiles' products with a block of `C` output vectors, starting at tile `first_row`.
+#[inline(always)]
+fn rows<M: MulAdd, const R: usize, const C: usize>(
+    matrix: &Matrix<'_>,
+    weights: &[[Lanes; C]],
+    first_row: usize,
+    target: &mut Columns<'_>,
+) {
+    let mut acc = [[[0.0; LANES]; C]; R];
+    let inputs: [&[f32]; R] = std::array::from_fn(|r| {
+        let from = (first_row + r) * matrix.row;
+        &matrix.inputs[from..from + matrix.c_in]
+    });
+    for (k, w) in weights.iter().enumerate() {
+        // The tiles written out one by one: LLVM leaves a loop over them rolled (its body is
+        // large before vectorization), and the accumulators then live in memory.
+        tile_step::<M, R, C>(&mut acc, &inputs, 0, k, w);
+        tile_step::<M, R, C>(&mut acc, &inputs, 1, k, w);
+        tile_step::<M, R, C>(&mut acc, &inputs, 2, k, w);
+        tile_step::<M, R, C>(&mut acc, &inputs, 3, k, w);
+        tile_step::<M, R, C>(&mut acc, &inputs, 4, k, w);
+        tile_step::<M, R, C>(&mut acc, &inputs, 5, k, w);
+        tile_step::<M, R, C>(&mut acc, &inputs, 6, k, w);
+        tile_step::<M, R, C>(&mut acc, &inputs, 7, k, w);
+    }
+    for (r, sums) in acc.iter().enumerate() {
+        let from = (first_row + r) * target.vectors + target.first;
+        target.products[from..from + C].copy_from_slice(sums);
+    }
+}
+
+/// Input `k` of tile `r` (if the block has one) times its weights, added to its sums.
+#[inline(always)]
+fn tile_step<M: MulAdd, const R: usize, const C: usize>(
+    acc: &mut [[Lanes; C]; R],
+    inputs: &[&[f32]; R],
+    r: usize,
+    k: usize,
+    w: &[Lanes; C],
+) {
+    if r < R {
+        let a = inputs[r][k];
+        for c in 0..C {
+            for l in 0..LANES {
+                acc[r][c][l] = M::mul_add(a, w[c][l], acc[r][c][l]);
+            }
+        }
+    }
+}
+
+/// Transforms each tile's products back into its outputs and writes those on the board,
+/// with the bias and the residual, through the ReLU.
+#[inline(always)]
+fn transform_products(job: Apply<'_>, products: &[Lanes]) {
+    let Apply {
+        conv,
+        size,
+        skip,
+        out,
+        ..
+    } = job;
+    let (across, width, stride) = (tiles_across(size), size + 2, conv.out_stride());
+    let tiles = across * across;
+    for tile in 0..tiles {
+        let (top, left) = (tile / across * TILE, tile % across * TILE);
+        for (vector, bias) in conv.bias.iter().enumerate() {
+            // Column by column first, as the inputs.
+            let mut rows = [[[0.0; LANES]; PATCH]; TILE];
+            for b in 0..PATCH {
+                let mut column = [[0.0; LANES]; PATCH];
+                for (a, lanes) in column.iter_mut().enumerate() {
+                    *lanes = products[((a * PATCH + b) * tiles + tile) * conv.vectors + vector];
+                }
+                for (row, lanes) in rows.iter_mut().zip(output_transform(&column)) {
+                    row[b] = lanes;
+                }
+            }
+            for (i, row) in rows.iter().enumerate().take(size - top) {
+                let outputs = output_transform(row);
+                for (j, sums) in outputs.iter().enumerate().take(size - left) {
+                    let at = ((top + i + 1) * width + left + j + 1) * stride + vector * LANES;
+                    let mut total: Lanes = std::array::from_fn(|l| sums[l] + bias[l]);
+                    if let Some(skip) = skip.and_then(|s| s[at..].first_chunk::<LANES>()) {
+                        total.iter_mut().zip(skip).for_each(|(t, s)| *t += s);
+                    }
+                    if let Some(out) = out[at..].first_chunk_mut::<LANES>() {
+                        *out = total.map(|t| t.max(0.0));
+                    }
+                }
             }
         }
     }

@@ -825,6 +825,7 @@ impl Model {
             next: Vec::new(),
             value: Vec::new(),
             pool: Vec::new(),
+            conv: conv::Scratch::default(),
         };
         ws.prepare(max_batch, max_size, self.stem.out_stride());
         ws.value.resize(self.value_scratch(), 0.0);
@@ -946,6 +947,7 @@ impl Model {
             middle,
             next,
             pool: pool_scratch,
+            conv: scratch,
             ..
         } = ws;
         for (bytes, planes) in inputs.iter().zip(input.chunks_exact_mut(in_len)) {
@@ -956,15 +958,15 @@ impl Model {
             size,
             batch,
         };
-        pass.layer(&self.stem, input, PLANES, None, current);
+        pass.layer(&self.stem, (input, PLANES), None, current, scratch);
         for block in &self.blocks {
-            pass.layer(&block.conv1, current, stride, None, middle);
+            pass.layer(&block.conv1, (current, stride), None, middle, scratch);
             if let Some(pool) = &block.pool {
                 for act in middle.chunks_exact_mut(act_len).take(batch) {
                     pool_bias(pool, size, stride, self.channels, act, pool_scratch);
                 }
             }
-            pass.layer(&block.conv2, middle, stride, Some(current), next);
+            pass.layer(&block.conv2, (middle, stride), Some(current), next, scratch);
             std::mem::swap(current, next);
         }
         for (out, act) in logits
@@ -1136,10 +1138,10 @@ impl Pass {
     fn layer(
         self,
         conv: &Conv3,
-        from: &[f32],
-        in_stride: usize,
+        (from, in_stride): (&[f32], usize),
         skip: Option<&[f32]>,
         out: &mut [f32],
+        scratch: &mut conv::Scratch,
     ) {
         let grid = conv::grid_points(self.size);
         let (in_len, out_len) = (grid * in_stride, grid * conv.out_stride());
@@ -1155,6 +1157,7 @@ impl Pass {
                     skip: skip.map(|s| &s[outputs.clone()]),
                     out: &mut out[outputs],
                 },
+                scratch,
             );
         }
     }
@@ -1190,6 +1193,8 @@ pub struct Workspace {
     value: Vec<f32>,
     /// A pooled block's pooled values and bias, for one position at a time.
     pool: Vec<f32>,
+    /// The convolution's transformed inputs and products, for one position at a time.
+    conv: conv::Scratch,
 }
 
 impl Workspace {
@@ -1198,10 +1203,22 @@ impl Workspace {
         self.path.name()
     }
 
-    /// The same workspace running the portable kernel, to compare it with the fast one.
-    pub fn portable(mut self) -> Workspace {
-        self.path = conv::Path::Portable;
-        self
+    /// The names of the kernel's copies this processor runs, the fastest (the one a new
+    /// workspace runs) first and `portable` last.
+    pub fn kernels() -> Vec<&'static str> {
+        conv::Path::available()
+            .into_iter()
+            .map(conv::Path::name)
+            .collect()
+    }
+
+    /// The same workspace running the copy of the kernel named `name`, one of
+    /// [`Workspace::kernels`], to compare the copies; `None` if this processor lacks it.
+    pub fn with_kernel(mut self, name: &str) -> Option<Workspace> {
+        self.path = conv::Path::available()
+            .into_iter()
+            .find(|path| path.name() == name)?;
+        Some(self)
     }
 
     /// Room for `batch` grids of `size` (growing if needed), zeroed: the kernels write only

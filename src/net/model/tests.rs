@@ -212,9 +212,11 @@ fn forward_matches_the_reference() {
                 "{what}: the logits do not depend on the input"
             );
             assert_close(&evaluate(&net, &mut ws, size, &bytes), &expected, &what);
-            let mut portable = net.workspace(size, 1).portable();
-            let found = evaluate(&net, &mut portable, size, &bytes);
-            assert_close(&found, &expected, &format!("{what}, portable kernel"));
+            for kernel in Workspace::kernels() {
+                let mut copy = net.workspace(size, 1).with_kernel(kernel).expect("listed");
+                let found = evaluate(&net, &mut copy, size, &bytes);
+                assert_close(&found, &expected, &format!("{what}, {kernel} kernel"));
+            }
         }
     }
 }
@@ -222,13 +224,26 @@ fn forward_matches_the_reference() {
 #[test]
 fn kernel_copies_agree() {
     let net = Model::from_weights(&Weights::random(32, 6, 7)).expect("valid");
-    let mut fast = net.workspace(19, 1);
-    let mut portable = net.workspace(19, 1).portable();
-    for size in [9, 13, 19] {
-        let bytes = random_bytes(size, size as u64);
-        let expected = evaluate(&net, &mut portable, size, &bytes);
-        let what = format!("{} against portable, {size}x{size}", fast.kernel());
-        assert_close(&evaluate(&net, &mut fast, size, &bytes), &expected, &what);
+    let kernels = Workspace::kernels();
+    assert_eq!(kernels.last(), Some(&"portable"), "{kernels:?}");
+    assert_eq!(
+        net.workspace(19, 1).kernel(),
+        kernels[0],
+        "the fastest by default"
+    );
+    let mut portable = net
+        .workspace(19, 1)
+        .with_kernel("portable")
+        .expect("everywhere");
+    assert!(net.workspace(19, 1).with_kernel("sse9").is_none());
+    for kernel in &kernels {
+        let mut fast = net.workspace(19, 1).with_kernel(kernel).expect("listed");
+        for size in [9, 13, 19] {
+            let bytes = random_bytes(size, size as u64);
+            let expected = evaluate(&net, &mut portable, size, &bytes);
+            let what = format!("{kernel} against portable, {size}x{size}");
+            assert_close(&evaluate(&net, &mut fast, size, &bytes), &expected, &what);
+        }
     }
 }
 
@@ -390,9 +405,11 @@ fn the_value_head_matches_the_reference() {
                 "{what}: {value} against {expected}"
             );
             assert_eq!(logits, evaluate(&net, &mut ws, size, &bytes), "{what}");
-            let portable = net.workspace(size, 1).portable();
-            let (_, slow) = evaluate_value(&net, &mut { portable }, size, &bytes, komi);
-            assert!((slow - expected).abs() <= 1e-5, "{what}, portable kernel");
+            for kernel in Workspace::kernels() {
+                let mut copy = net.workspace(size, 1).with_kernel(kernel).expect("listed");
+                let (_, found) = evaluate_value(&net, &mut copy, size, &bytes, komi);
+                assert!((found - expected).abs() <= 1e-5, "{what}, {kernel} kernel");
+            }
             values.push(value);
         }
         // Random weights still give values that depend on the position.
