@@ -255,7 +255,7 @@ fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options)
                 ..SearchConfig::default()
             };
             let (params, puct) = (o.params.knowledge, o.params.search.puct.enabled);
-            let shared = || o.net.clone().unwrap_or_else(SharedNet::embedded);
+            let shared = || o.net.unwrap_or_else(SharedNet::embedded);
             let knowledge = Standard::new(params, net.then(shared), puct);
             let mut search = Search::new(config, Arc::new(knowledge), run as u64);
             let budget = Budget {
