@@ -10,6 +10,7 @@ batch's symmetries.
 import collections
 import glob
 import os
+import re
 
 import numpy as np
 
@@ -37,6 +38,11 @@ def read_npz(path, fields):
 LABEL_FIELDS = ("game", "turn", "winrate", "lead", "score_stdev", "policy_top", "policy_p")
 POINTS = 19 * 19
 
+# a self-play shard's file name, as `hoshi selfplay` writes it and label.py may read it (xz)
+SELFPLAY_SHARD = re.compile(r"selfplay-(\d+)\.sgf(\.xz)?$")
+# self-play games' keys lie above every Tom ID: SELFPLAY_KEY | shard << 20 | line
+SELFPLAY_KEY = 1 << 40
+
 
 def folders_of(teacher):
     """The folders of a --teacher setting: one, or several separated by commas (the first
@@ -44,18 +50,19 @@ def folders_of(teacher):
     return [f for f in teacher.split(",") if f] if isinstance(teacher, str) else list(teacher)
 
 
-def load_labels(teacher):
-    """The labels of `teacher`'s folders (folders_of), games as Tom IDs, one row a position,
-    sorted by (game, turn). A folder is either the shared labels (labels-*.npz and
-    ownership-*.npz, joined to them by game and turn) or label.py's output on Tom records
-    (games.tsv naming each game's Tom ID, labels-*.npz with the ownership inside): the same
-    fields either way, so a cheap engine's judgement of more positions joins the strong
-    teacher's."""
+def load_labels(teacher, size=19):
+    """The labels of `teacher`'s folders (folders_of) of positions on boards of `size`, one row
+    a position, sorted by (game, turn), games as game_key gives them (Tom IDs, self-play
+    shards' games). A folder is either the shared labels (labels-*.npz and ownership-*.npz,
+    joined to them by game and turn: 19x19 Tom games) or label.py's output (games.tsv naming
+    each game's source, labels-*.npz with the ownership inside): the same fields either way,
+    so a cheap engine's judgement of more positions joins the strong teacher's, and labels of
+    hoshi's own games reach a dataset of them."""
     folders = folders_of(teacher)
     if not folders:
         raise SystemExit("no teacher labels' folder given")
-    parts = [read_labelled(f) if os.path.exists(os.path.join(f, "games.tsv")) else read_shared(f)
-             for f in folders]
+    parts = [read_labelled(f, size) if os.path.exists(os.path.join(f, "games.tsv"))
+             else read_shared(f, size) for f in folders]
     cat = {f: np.concatenate([p[f] for p in parts]) for f in parts[0]}
     key = cat["game"].astype(np.int64) << 16 | cat["turn"].astype(np.int64)
     order = np.argsort(key, kind="stable")  # by folder within a key: the first folder's first
@@ -81,8 +88,10 @@ def checked_fields(cat, where):
     return cat
 
 
-def read_shared(folder):
+def read_shared(folder, size=19):
     """The shared labels of `folder` as arrays, ownership joined by game and turn."""
+    if size != 19:
+        raise SystemExit(f"{folder}: the shared labels are of 19x19 games, not {size}x{size}")
     paths = sorted(glob.glob(os.path.join(folder, "labels-*.npz")))
     if not paths:
         raise SystemExit(f"{folder}: no labels-*.npz files")
@@ -108,39 +117,55 @@ def read_shared(folder):
     return cat
 
 
-def tom_ids(folder):
-    """Each game's Tom ID from label.py's games.tsv in `folder` (the end of its source)."""
+def game_key(source):
+    """A game's source, as label.py's games.tsv or a self-play dataset's names it, as one
+    int64: a Tom record (`FILE:LINE:ID`) its ID; a game of a self-play shard
+    (`.../selfplay-NNNNN.sgf[.xz]:LINE`) SELFPLAY_KEY | NNNNN << 20 | LINE, the same whether
+    label.py read the shard compressed or `hoshi dataset` read it plain; any other game -1,
+    for no dataset names it."""
+    path, _, line = source.rpartition(":")
+    head, _, record = path.rpartition(":")
+    if head and record.isdigit() and line.isdigit():
+        return int(line)
+    shard = SELFPLAY_SHARD.search(os.path.basename(path))
+    if shard and line.isdigit():
+        return SELFPLAY_KEY | int(shard.group(1)) << 20 | int(line)
+    return -1
+
+
+def game_keys(folder):
+    """Each game's key (game_key) from the games.tsv in `folder`, in its order."""
     path = os.path.join(folder, "games.tsv")
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()[1:]
-        return np.asarray([int(line.split("\t")[1].rsplit(":", 1)[1]) for line in lines],
-                          np.int64)
-    except (OSError, ValueError, IndexError) as e:
-        raise SystemExit(f"{path}: not label.py's list of Tom records ({e})")
+        return np.asarray([game_key(line.split("\t")[1]) for line in lines], np.int64)
+    except (OSError, IndexError) as e:
+        raise SystemExit(f"{path}: not a list of games with their sources ({e})")
 
 
-def read_labelled(folder):
-    """label.py's labels of Tom records in `folder` as the shared labels' arrays: games as Tom
-    IDs, the 19x19 positions only (the Tom games are all 19x19)."""
-    ids = tom_ids(folder)
+def read_labelled(folder, size=19):
+    """label.py's labels in `folder` as the shared labels' arrays: games as their keys
+    (game_key), the positions on boards of `size` of games a dataset can name only."""
+    keys = game_keys(folder)
     paths = sorted(glob.glob(os.path.join(folder, "labels-*.npz")))
     if not paths:
         raise SystemExit(f"{folder}: no labels-*.npz files")
+    points = size * size
     fields = LABEL_FIELDS + ("size", "ownership", "has_ownership")
     parts = [read_npz(p, fields) for p in paths]
     for p, part in zip(paths, parts):
         own = part["ownership"]
-        if own.ndim != 2 or own.shape[1] < POINTS and (part["size"] == 19).any():
-            raise SystemExit(f"{p}: ownership is {own.shape}, too narrow for 19x19")
-        part["ownership"] = np.zeros((len(own), POINTS), np.int8) if own.shape[1] < POINTS \
-            else own[:, :POINTS]
+        if own.ndim != 2 or own.shape[1] < points and (part["size"] == size).any():
+            raise SystemExit(f"{p}: ownership is {own.shape}, too narrow for {size}x{size}")
+        part["ownership"] = np.zeros((len(own), points), np.int8) if own.shape[1] < points \
+            else own[:, :points]
     cat = checked_fields({f: np.concatenate([p[f] for p in parts]) for f in fields}, folder)
-    if len(cat["game"]) and cat["game"].max() >= len(ids):
+    if len(cat["game"]) and cat["game"].max() >= len(keys):
         raise SystemExit(f"{folder}: game {cat['game'].max()} is not in games.tsv")
-    keep = cat["size"] == 19
+    cat["game"] = keys[cat["game"].astype(np.int64)]
+    keep = (cat["size"] == size) & (cat["game"] >= 0)
     cat = {f: v[keep] for f, v in cat.items() if f != "size"}
-    cat["game"] = ids[cat["game"].astype(np.int64)]
     cat["has_ownership"] = cat["has_ownership"].astype(bool)
     return cat
 
@@ -150,7 +175,7 @@ def load_judge(folder):
     (labels-*.npz and games.tsv, whose source names each record's Tom ID): sorted keys (Tom ID
     << 16 | turn) and, by key, Black's win rate and lead, to set beside the teacher's on the same
     positions."""
-    ids = tom_ids(folder)
+    ids = game_keys(folder)
     paths = sorted(glob.glob(os.path.join(folder, "labels-*.npz")))
     if not paths:
         raise SystemExit(f"{folder}: no labels-*.npz files")
@@ -189,6 +214,31 @@ def tom_lines(games):
     return ids[order], order.astype(np.int64)
 
 
+def selfplay_lines(data):
+    """The keys (game_key) of the games of the self-play dataset in the folder `data` -> their
+    number in its records, from the games.tsv `hoshi dataset` wrote beside them: two sorted
+    arrays, as tom_lines."""
+    path = os.path.join(data, "games.tsv")
+    try:
+        with open(path, encoding="utf-8") as f:
+            rows = [line.split("\t") for line in f.read().splitlines()[1:]]
+        numbers = np.asarray([int(row[0]) for row in rows], np.int64)
+        keys = np.asarray([game_key(row[1]) for row in rows], np.int64)
+    except (OSError, ValueError, IndexError) as e:
+        raise SystemExit(f"{path}: not hoshi dataset's list of self-play games ({e})")
+    order = np.argsort(keys)
+    return keys[order], numbers[order]
+
+
+def dataset_lines(data, games):
+    """Game keys -> the dataset's game numbers for the dataset in `data`: a self-play one's
+    (selfplay_lines) where `hoshi dataset` wrote its games.tsv there, else the Tom games' of the
+    `games` folder (tom_lines)."""
+    if os.path.exists(os.path.join(data, "games.tsv")):
+        return selfplay_lines(data)
+    return tom_lines(games)
+
+
 def record_keys(dataset):
     """Each record's (game, move number) as one int64 key."""
     tail = np.asarray(dataset.raw[:, dataset.points + 2:dataset.points + 8])
@@ -203,9 +253,9 @@ class Teacher:
     label rows), in record order."""
 
     def __init__(self, labels, dataset, ids, lines):
-        if dataset.size != 19:
-            raise SystemExit(f"{dataset.path}: the shared labels are of 19x19 games, the "
-                             f"dataset of {dataset.size}x{dataset.size}")
+        if labels.ownership.shape[1] != dataset.size ** 2:
+            raise SystemExit(f"{dataset.path}: the labels are of {labels.ownership.shape[1]} "
+                             f"points, the dataset's boards {dataset.size}x{dataset.size}")
         self.labels = labels
         at = np.clip(np.searchsorted(ids, labels.game), 0, len(ids) - 1)
         known = ids[at] == labels.game

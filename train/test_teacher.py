@@ -256,6 +256,73 @@ class MoreLabels(unittest.TestCase):
             self.assertIn("games.tsv", str(e.exception))
 
 
+class SelfPlayLabels(unittest.TestCase):
+    def test_label_py_labels_of_self_play_shards_find_their_records(self):
+        """label.py's labels of compressed self-play shards join a 9x9 dataset that `hoshi
+        dataset` made of the same shards, by the shard and line its games.tsv names, whatever
+        the two numbered the games; a game no dataset holds and a 19x19 row are left out."""
+        self.assertEqual(TT.game_key("kifu/2003-09:3:800"), 800)
+        self.assertEqual(TT.game_key("sp/selfplay-00002.sgf.xz:7"),
+                         TT.game_key("selfplay-00002.sgf:7"))
+        self.assertNotEqual(TT.game_key("selfplay-00002.sgf:7"),
+                            TT.game_key("selfplay-00007.sgf:2"))
+        self.assertEqual(TT.game_key("nine.sgf:1"), -1)
+        with tempfile.TemporaryDirectory() as d:
+            data = os.path.join(d, "data")
+            os.makedirs(data)
+            with open(os.path.join(data, "games.tsv"), "w") as f:  # as hoshi dataset writes it
+                f.write("game\tsource\n0\tselfplay-00000.sgf:1\n1\tselfplay-00001.sgf:2\n")
+            # records: (game, move number, side, move)
+            recs = [(0, 1, 0, 40), (0, 2, 1, 41), (1, 1, 0, 30), (1, 4, 1, 31)]
+            write_dataset(os.path.join(data, "train.bin"), 9,
+                          [np.zeros(81, np.uint8) for _ in recs], [r[3] for r in recs],
+                          numbers=np.array([r[1] for r in recs]),
+                          games=np.array([r[0] for r in recs]),
+                          value=[(r[2], 1, 15) for r in recs])
+            labels = os.path.join(d, "labels")
+            os.makedirs(labels)
+            with open(os.path.join(labels, "games.tsv"), "w") as f:  # label.py's numbering
+                f.write("game\tsource\tsize\tkomi\tfirst\tsetup\tmoves\n")
+                f.write("0\tsp/selfplay-00001.sgf.xz:2\t9\t7.5\tB\t\tB:C3\n")
+                f.write("1\tsp/selfplay-00000.sgf.xz:1\t9\t7.5\tB\t\tB:E5\n")
+                f.write("2\tsp/selfplay-00000.sgf.xz:3\t9\t7.5\tB\t\tB:E5\n")
+                f.write("3\tsp/selfplay-00000.sgf.xz:2\t19\t7.5\tB\t\tB:D4\n")
+            own = np.zeros((4, 361), np.int8)  # as wide as the run's largest board
+            own[0, 3 * 9 + 2] = 127  # C6 in label.py's rows from the top: Black's
+            np.savez_compressed(os.path.join(labels, "labels-00000.npz"),
+                                game=np.array([0, 1, 2, 3], np.uint32),
+                                turn=np.array([3, 1, 0, 0], np.uint16),
+                                size=np.array([9, 9, 9, 19], np.uint8),
+                                winrate=np.array([0.2, 0.9, 0.5, 0.5], np.float16),
+                                lead=np.array([-6.0, 4.0, 0.0, 0.0], np.float16),
+                                score_stdev=np.full(4, 9, np.float16),
+                                policy_top=np.array([[81, 0, 0, 0]] * 4, np.uint16),
+                                policy_p=np.array([[255, 0, 0, 0]] * 4, np.uint8),
+                                ownership=own,
+                                has_ownership=np.array([True, False, False, False]))
+            loaded = TT.load_labels(labels, 9)
+            self.assertEqual(loaded.ownership.shape, (3, 81))  # the 19x19 row left out
+            dataset = T.Dataset(os.path.join(data, "train.bin"))
+            teacher = TT.Teacher(loaded, dataset, *TT.dataset_lines(data, "no Tom games"))
+            # turn 3 of the second game is its move number 4, record 3; turn 1 of the first,
+            # record 1; the dataset does not hold line 3 of the first shard
+            self.assertEqual(list(teacher.records), [1, 3])
+            records = dataset.read(teacher.records)
+            perm, inverse = T.symmetries(9)
+            t = TT.targets(loaded, teacher.rows, records.side, records.move,
+                           np.zeros(2, np.int64), perm, inverse, 9, 0.5)
+            np.testing.assert_allclose(t.win, [0.1, 0.8], atol=1e-3)  # both White's records
+            np.testing.assert_allclose(t.lead, [-4.0, 6.0])
+            self.assertEqual(list(t.has_ownership), [False, True])
+            # C6 counted from the top is row 5 from the bottom: point 5 * 9 + 2, Black's,
+            # the White mover's -1
+            self.assertAlmostEqual(t.ownership[1][5 * 9 + 2], -1.0)
+            self.assertEqual(int((t.ownership[1] != 0).sum()), 1)
+            with self.assertRaises(SystemExit) as e:
+                TT.Teacher(TT.load_labels(labels, 19), dataset, *TT.dataset_lines(data, ""))
+            self.assertIn("9x9", str(e.exception))
+
+
 class SettledBatchNorm(unittest.TestCase):
     def test_the_statistics_are_the_mean_over_the_records(self):
         """settle_batch_norm replaces stale running statistics by the mean and variance of the

@@ -1251,10 +1251,11 @@ def teacher_report(name, f):
             f"({r['ownership_positions']:,})  ({r['positions']:,} positions)")
 
 
-def load_teacher(folder, games, train_set, test_set):
-    """The labels and the Teacher of the training and the test file."""
-    labels = teaching.load_labels(folder)
-    ids, lines = teaching.tom_lines(games)
+def load_teacher(folder, data, games, train_set, test_set):
+    """The labels and the Teacher of the training and the test file (of the folder `data`,
+    a self-play dataset's or the Tom games' of `games`)."""
+    labels = teaching.load_labels(folder, train_set.size)
+    ids, lines = teaching.dataset_lines(data, games)
     found = [teaching.Teacher(labels, d, ids, lines) for d in (train_set, test_set)]
     log(f"teacher labels {len(labels.game):,} from {folder}: {len(found[0]):,} found in "
         f"{train_set.path}, {len(found[1]):,} in {test_set.path}")
@@ -1299,8 +1300,8 @@ def train(args):
         if not (config["value_channels"] and config["score_head"]):
             raise SystemExit("learning from a teacher needs a value head with a score output "
                              "(--score-head)")
-        labels, teacher_train, teacher_test = load_teacher(config["teacher"], args.games,
-                                                           train_set, test_set)
+        labels, teacher_train, teacher_test = load_teacher(config["teacher"], args.data,
+                                                           args.games, train_set, test_set)
 
     model, optimizer, progress, rng = start_model(args, config, checkpoint)
     model.to(device).to(memory_format=torch.channels_last)
@@ -1456,8 +1457,9 @@ def settle_for_use(model, config, args, device, amp):
     train_set = Dataset(path)
     teacher = None
     if config.get("teacher"):
-        labels = teaching.load_labels(config["teacher"])
-        teacher = teaching.Teacher(labels, train_set, *teaching.tom_lines(args.games))
+        labels = teaching.load_labels(config["teacher"], train_set.size)
+        teacher = teaching.Teacher(labels, train_set,
+                                   *teaching.dataset_lines(args.data, args.games))
     settle_batch_norm(model, train_set, settle_records(train_set, teacher), Batcher(device),
                       device, amp)
     model.eval()
@@ -1531,8 +1533,9 @@ def evaluate_all(args):
     folder = checkpoint["config"].get("teacher")
     if folder:
         test_set = Dataset(os.path.join(args.data, "test.bin"))
-        labels = teaching.load_labels(folder)
-        teacher = teaching.Teacher(labels, test_set, *teaching.tom_lines(args.games))
+        labels = teaching.load_labels(folder, test_set.size)
+        teacher = teaching.Teacher(labels, test_set,
+                                   *teaching.dataset_lines(args.data, args.games))
         figures = evaluate_teacher(model, test_set, teacher, Batcher(device), device, amp)
         teacher_report(f"test.bin's positions judged by the teacher ({folder}), the value at "
                        f"its komi {teaching.TEACHER_KOMI}", figures)
@@ -1547,8 +1550,8 @@ def held_out_records(args):
     """--held-out-records FILE: the records of test.bin's games with teacher labels."""
     if not args.teacher:
         raise SystemExit("--held-out-records needs --teacher DIR: the labels whose games to write")
-    labels = teaching.load_labels(args.teacher)
     test_set = Dataset(os.path.join(args.data, "test.bin"))
+    labels = teaching.load_labels(args.teacher, test_set.size)
     teacher = teaching.Teacher(labels, test_set, *teaching.tom_lines(args.games))
     ids = np.unique(labels.game[teacher.rows])
     count = teaching.write_records(args.games, ids, args.held_out_records)
@@ -1797,7 +1800,8 @@ def main(argv=None):
     g.add_argument("--teacher", default=None, metavar="DIR[,DIR...]",
                    help="learn from the teacher labels in DIR (the shared ones, labels-*.npz and "
                         "ownership-*.npz, e.g. ../shared/data/teacher, or label.py's output on "
-                        "Tom records; several folders separated by commas, the first one's "
+                        "Tom records, or on the self-play shards that --data's dataset was made "
+                        "from; several folders separated by commas, the first one's "
                         "judgement winning where two judged a position): only the judged "
                         "positions, toward the teacher's win rate, lead, ownership and favourite "
                         "moves; needs --score-head")

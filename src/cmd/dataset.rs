@@ -12,7 +12,9 @@
 //! hoshi's own games (`hoshi selfplay`'s shards, `selfplay-NNNNN.sgf`, one game a line) make a
 //! `train.bin` and `test.bin` of their own, on their own board size (the training tool takes
 //! any size: `--data` the folder): the move played is the policy's target, the game's result
-//! the value's, and the search's win rate (`HW`) and visits (`HV`) are kept beside them.
+//! the value's, and the search's win rate (`HW`) and visits (`HV`) are kept beside them;
+//! `games.tsv` names each game's shard and line, which is how `train/label.py`'s labels of the
+//! same shards find their records.
 
 use crate::coord::{Color, Geometry, Move, Point, Vertex};
 use crate::game::Game;
@@ -219,7 +221,24 @@ fn build(args: &DatasetArgs) -> Result<Tally, DatasetError> {
     for (file, path) in files.iter_mut().zip(&paths) {
         file.flush().map_err(io_error(path))?;
     }
+    if games.layout == Layout::SelfPlay {
+        write_sources(&games, &args.out.join(SOURCES))?;
+    }
     Ok(tally)
+}
+
+/// The file beside a self-play dataset that names each game's shard and line.
+pub const SOURCES: &str = "games.tsv";
+
+/// Writes [`SOURCES`]: a header, then one line a game, its number in the records (the `game`
+/// field) and its source ([`GameRecord::source`]), so that labels of the shards' games
+/// (`train/label.py`) find their records.
+fn write_sources(games: &Games, path: &Path) -> Result<(), DatasetError> {
+    let mut text = String::from("game\tsource\n");
+    for game in &games.games {
+        text.push_str(&format!("{}\t{}\n", game.line, game.source));
+    }
+    fs::write(path, text).map_err(io_error(path))
 }
 
 /// The phases of a game that move prediction and the value are measured by (as the training
@@ -442,6 +461,10 @@ pub struct GameRecord {
     /// Per move (from the first), what the search thought before it was played: self-play's
     /// `HW` and `HV`. Empty for games without them.
     pub search: Vec<SearchNote>,
+    /// A self-play game's shard and line, `selfplay-00003.sgf:17` (the line from 1), as
+    /// `train/label.py` names the game it labels: what joins its labels to the records.
+    /// Empty for the shared games, which their index numbers.
+    pub source: String,
 }
 
 /// The games of a `go-games/Tom` or `go-games/AI` folder, in the order of its index, or of a
@@ -532,11 +555,13 @@ fn read_shard(path: &Path, games: &mut Games) -> Result<(), DatasetError> {
             continue;
         };
         let result = game.result.as_deref().unwrap_or_default();
+        let shard = path.file_name().map(|n| n.to_string_lossy());
         games.games.push(GameRecord {
             line: games.games.len() as u32,
             moves,
             outcome: Outcome::parse(result, game.komi.and_then(komi2)),
             search: search_notes(&game),
+            source: format!("{}:{}", shard.unwrap_or_default(), number + 1),
         });
     }
     Ok(())
@@ -599,6 +624,7 @@ fn read_index(
                 moves,
                 outcome: games.layout.outcome(&fields),
                 search: Vec::new(),
+                source: String::new(),
             }),
             None => games.missing += 1,
         }
@@ -703,6 +729,7 @@ mod tests {
                 komi2: 13,
             },
             search: Vec::new(),
+            source: String::new(),
         };
         let mut record = vec![0u8; SIZE * SIZE + RECORD_TAIL];
         let mut recent = Vec::new();
@@ -852,7 +879,7 @@ mod tests {
                      (;GM[1]SZ[19]KM[7.5]RE[B+R];B[pd])\n\
                      not sgf\n";
         fs::write(root.join("selfplay-00000.sgf"), shard).expect("shard");
-        let second = "(;GM[1]SZ[9]KM[6]RE[B+2];B[cg];W[gc];B[gg])\n";
+        let second = "\n(;GM[1]SZ[9]KM[6]RE[B+2];B[cg];W[gc];B[gg])\n";
         fs::write(root.join("selfplay-00001.sgf"), second).expect("shard");
         fs::write(root.join("notes.txt"), "not a shard").expect("other file");
         let read = games(&root).expect("reads");
@@ -877,7 +904,12 @@ mod tests {
         };
         let tally = build(&args).expect("builds");
         let sizes = ["train.bin", "test.bin"].map(|f| fs::read(out.join(f)).expect("written"));
+        let sources = fs::read_to_string(out.join(SOURCES)).expect("written");
         fs::remove_dir_all(&root).expect("cleanup");
+        assert_eq!(
+            sources,
+            "game\tsource\n0\tselfplay-00000.sgf:1\n1\tselfplay-00001.sgf:2\n"
+        );
         assert_eq!((tally.games, tally.positions), ([1, 1], [3, 2]));
         let record = 81 + RECORD_TAIL;
         assert_eq!(sizes[0].len(), 16 + 3 * record, "the second game trains");
