@@ -5,9 +5,15 @@
 //!
 //!     cargo run --release --example judge_agreement -- /work/data/judge-games/9x9
 //!     cargo run --release --example judge_agreement -- --gnugo "gnugo --mode gtp" games/*.sgf
+//!     cargo run --release --example judge_agreement -- --counted \
+//!         --net weights/judge-19x19.hnet --param judge_net=0.5 games/
 //!
 //! Arguments are SGF files or directories (their `.sgf` files, sorted). Games that ended
-//! otherwise (resignation, time, a move limit) are skipped and counted apart. GNU Go runs
+//! otherwise (resignation, time, a move limit) are skipped and counted apart; with
+//! `--counted`, a game whose result is a margin of points (`RE[B+2.5]`: players who agreed
+//! on the count without passing, as on most servers' records) is judged as if both had
+//! passed. `--net FILE` gives the judge a network (its ownership enters at the weight of
+//! `--param judge_net=W`), `--param KEY=VALUE` sets any of hoshi's parameters. GNU Go runs
 //! with `--chinese-rules` by default, the area count of the French rules the games are
 //! played under; it counts the dame as if they were filled and gives nothing for handicap
 //! stones, so a disagreement with the same dead stones is a difference of counting, not of
@@ -15,6 +21,7 @@
 
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
+use hoshi::net::{Model, SharedNet};
 use hoshi::player::judge;
 use hoshi::player::Params;
 use hoshi::rules::Ruleset;
@@ -114,21 +121,37 @@ fn game_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// The game of `path` if it ended by two passes.
-fn finished_game(path: &Path) -> Result<Option<Game>, String> {
+/// Black's margin in a result such as `B+2.5` or `W+0.5` (negative when White won).
+fn margin(result: &str) -> Option<f64> {
+    let (sign, points) = match result.split_once('+')? {
+        ("B", points) => (1.0, points),
+        ("W", points) => (-1.0, points),
+        _ => return None,
+    };
+    points.parse::<f64>().ok().map(|p| sign * p)
+}
+
+/// How far from the recorded margin a count may be and still count as the record's: a point
+/// of komi or of dame either way.
+const NEAR_RECORD: f64 = 2.0;
+
+/// The game of `path` if it ended by two passes, or with `counted` by a result in points,
+/// with that recorded margin if there is one.
+fn finished_game(path: &Path, counted: bool) -> Result<Option<(Game, Option<f64>)>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let record = sgf::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let game = record
         .replay(Ruleset::FRENCH, 7.5, None)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let passes = game.recent_moves(2).filter(|&m| m == Move::Pass).count();
-    Ok((passes == 2).then_some(game))
+    let recorded = record.result.as_deref().and_then(margin);
+    Ok((passes == 2 || (counted && recorded.is_some())).then_some((game, recorded)))
 }
 
 /// hoshi's count of `game` (what [`hoshi::cmd::r#match::hoshi_count`], `hoshi match` and GTP
 /// `final_score` answer) and its dead stones as GNU Go lists them: sorted GTP names.
-fn hoshi_view(game: &Game) -> (String, Vec<String>) {
-    let status = judge::judge(game, &Params::default());
+fn hoshi_view(game: &Game, judge: &Judge) -> (String, Vec<String>) {
+    let status = judge::judge(game, &judge.params, judge.net);
     let score = game.score(&status).result().to_string();
     let g = game.board().geometry();
     let mut names: Vec<String> = status.dead.iter().map(|p| g.name(p)).collect();
@@ -164,22 +187,80 @@ fn missing(a: &[String], b: &[String]) -> String {
     }
 }
 
-fn run(args: &[String]) -> Result<(), String> {
-    let (gnugo_command, paths) = match args {
-        [flag, command, rest @ ..] if flag == "--gnugo" => (command.clone(), rest),
-        _ => (default_gnugo(), args),
+/// hoshi's judge as the options set it.
+struct Judge {
+    params: Params,
+    net: Option<SharedNet>,
+}
+
+/// The options, then the games' paths.
+struct Options {
+    gnugo: String,
+    counted: bool,
+    judge: Judge,
+    paths: Vec<String>,
+}
+
+fn options(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        gnugo: default_gnugo(),
+        counted: false,
+        judge: Judge {
+            params: Params::default(),
+            net: None,
+        },
+        paths: Vec::new(),
     };
-    let files = game_files(paths)?;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or(format!("{arg} wants a value"));
+        match arg.as_str() {
+            "--gnugo" => options.gnugo = value()?.clone(),
+            "--counted" => options.counted = true,
+            "--net" => {
+                let model = Model::load(Path::new(value()?)).map_err(|e| e.to_string())?;
+                options.judge.net = Some(SharedNet::new(model));
+            }
+            "--param" => {
+                let setting = value()?;
+                let (key, v) = setting
+                    .split_once('=')
+                    .ok_or(format!("--param {setting}: KEY=VALUE"))?;
+                options
+                    .judge
+                    .params
+                    .set(key, v)
+                    .map_err(|e| format!("--param {setting}: {e}"))?;
+            }
+            _ => options.paths.push(arg.clone()),
+        }
+    }
+    Ok(options)
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let options = options(args)?;
+    let files = game_files(&options.paths)?;
+    let gnugo_command = options.gnugo;
     let mut gnugo = Gtp::start(&gnugo_command)?;
     let (mut counted, mut agreed, mut same_dead, mut skipped) = (0, 0, 0, 0);
+    let (mut dead_agreed, mut with_record, mut near_ours, mut near_theirs) = (0, 0, 0, 0);
     for path in &files {
-        let Some(game) = finished_game(path)? else {
+        let Some((game, recorded)) = finished_game(path, options.counted)? else {
             skipped += 1;
             continue;
         };
         counted += 1;
-        let (ours, our_dead) = hoshi_view(&game);
+        let (ours, our_dead) = hoshi_view(&game, &options.judge);
         let (theirs, their_dead) = gnugo_view(&mut gnugo, path)?;
+        dead_agreed += usize::from(our_dead == their_dead);
+        if let Some(record) = recorded {
+            let near =
+                |count: &str| margin(count).is_some_and(|m| (m - record).abs() <= NEAR_RECORD);
+            with_record += 1;
+            near_ours += usize::from(near(&ours));
+            near_theirs += usize::from(near(&theirs));
+        }
         if ours == theirs {
             agreed += 1;
             continue;
@@ -206,8 +287,14 @@ fn run(args: &[String]) -> Result<(), String> {
     let share = 100.0 * f64::from(agreed) / f64::from(counted.max(1));
     println!(
         "{agreed} of {counted} counted games agree ({share:.1}%); {} disagree, {same_dead} of \
-         them with the same dead stones; {skipped} skipped (not ended by two passes)",
-        counted - agreed
+         them with the same dead stones; {skipped} skipped (not ended by two passes{}); the \
+         same dead stones in {dead_agreed} of {counted}",
+        counted - agreed,
+        if options.counted { " or counted" } else { "" }
+    );
+    println!(
+        "of the {with_record} with a result in points, within {NEAR_RECORD} points of it: \
+         hoshi {near_ours}, GNU Go {near_theirs}"
     );
     Ok(())
 }
@@ -215,7 +302,10 @@ fn run(args: &[String]) -> Result<(), String> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() || args.iter().any(|a| a == "-h" || a == "--help") {
-        eprintln!("usage: judge_agreement [--gnugo COMMAND] SGF-FILE-OR-DIR...");
+        eprintln!(
+            "usage: judge_agreement [--gnugo COMMAND] [--counted] [--net FILE] \
+             [--param KEY=VALUE]... SGF-FILE-OR-DIR..."
+        );
         return ExitCode::from(2);
     }
     match run(&args) {

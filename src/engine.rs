@@ -126,12 +126,12 @@ struct CachedStatus {
 }
 
 impl CachedStatus {
-    fn of(game: &Game, params: &Params) -> CachedStatus {
+    fn of(game: &Game, params: &Params, net: Option<SharedNet>) -> CachedStatus {
         CachedStatus {
             board: game.board().clone(),
             to_move: game.to_move(),
             rules: game.rules(),
-            status: judge::judge(game, params),
+            status: judge::judge(game, params, net),
         }
     }
 
@@ -409,7 +409,11 @@ impl Engine {
             .filter(|j| j.fits(&self.game))
             .map(|j| j.status);
         known.unwrap_or_else(|| {
-            let judged = CachedStatus::of(&self.game, &self.settings.player.params);
+            let judged = CachedStatus::of(
+                &self.game,
+                &self.settings.player.params,
+                self.settings.player.net,
+            );
             let status = judged.status;
             *self.judged.borrow_mut() = Some(judged);
             status

@@ -18,10 +18,11 @@ use super::params::Params;
 use crate::board::capture::{Fate, READ_LIBERTIES};
 use crate::board::Board;
 use crate::coord::{Color, Move, Point, PointSet};
-use crate::game::Game;
+use crate::game::{Game, Position};
 use crate::knowledge::ownership::{self, CLEAR_OWNERSHIP};
 use crate::knowledge::playout::Forbidden;
 use crate::knowledge::Standard;
+use crate::net::SharedNet;
 use crate::score::Status;
 use crate::search::{Budget, Search, SearchConfig};
 use std::sync::atomic::AtomicBool;
@@ -52,17 +53,51 @@ pub const JUDGE_SEED: u64 = 0x0005_eed0_f0ed;
 /// counted dead, when the other tries to save it). The tree reads what the playouts alone
 /// get wrong: a dead shape in a corner that random play, which avoids self-ataris, never
 /// kills; a group alive only by ko; a sacrifice that breaks a false seki.
-pub fn judge(game: &Game, params: &Params) -> Status {
+///
+/// With a network that has an ownership head, its ownership of the position enters the
+/// verdict at the weight [`super::params::PlayerParams::judge_net`] ([`net_ownership`]).
+pub fn judge(game: &Game, params: &Params, net: Option<SharedNet>) -> Status {
     if !game.rules().dead_stone_removal {
         return Status::default();
     }
-    life_and_death(game, params)
+    life_and_death(game, params, net)
 }
 
 /// The dead stones and seki as [`judge`] finds them, whatever the rules do with them: under
 /// Tromp-Taylor nothing is removed at the count, but `kgs-genmove_cleanup` must still know
 /// which stones to capture before passing.
-pub fn life_and_death(game: &Game, params: &Params) -> Status {
+pub fn life_and_death(game: &Game, params: &Params, net: Option<SharedNet>) -> Status {
+    let board = game.board();
+    let learnt = net
+        .filter(|_| params.player.judge_net > 0.0)
+        .and_then(|n| net_ownership(game, n));
+    let weight = if learnt.is_some() {
+        params.player.judge_net.min(1.0)
+    } else {
+        0.0
+    };
+    let searched = if weight < 1.0 {
+        searched_ownership(game, params)
+    } else {
+        Vec::new()
+    };
+    let g = board.geometry();
+    let value = |p: Point| {
+        let i = g.vertex_index(p);
+        let search = searched.get(i).copied().unwrap_or(0.0);
+        let net = learnt
+            .as_ref()
+            .and_then(|o| o.get(i))
+            .copied()
+            .unwrap_or(0.0);
+        (1.0 - weight) * search + weight * f64::from(net)
+    };
+    chain_verdicts(board, value, &Reading::of(board))
+}
+
+/// The ownership (vertex order, from -1, White's, to +1, Black's) that the two searches of
+/// [`attacked_ownership`] find on average.
+fn searched_ownership(game: &Game, params: &Params) -> Vec<f64> {
     let board = game.board();
     let quick = ownership::estimate(
         board,
@@ -76,14 +111,43 @@ pub fn life_and_death(game: &Game, params: &Params) -> Status {
     let playouts = params.player.judge_search_playouts;
     let searches = [Color::Black, Color::White]
         .map(|c| attacked_ownership(game, c, lead.round(), clear, playouts));
-    let g = board.geometry();
-    let value = |p: Point| {
-        let v = g.vertex(p);
-        let i = v.row as usize * g.size() + v.col as usize;
-        let sum: f32 = searches.iter().filter_map(|s| s.get(i)).sum();
-        f64::from(sum) / 2.0
+    // Both are row-major, which is vertex order.
+    let [first, second] = searches;
+    first
+        .iter()
+        .zip(&second)
+        .map(|(a, b)| f64::from(a + b) / 2.0)
+        .collect()
+}
+
+/// The network's ownership of `game`'s position from Black's side (vertex order), if it
+/// has an ownership head. A network judges the whole board at once, far from any group it
+/// reads a shape as a strong player does, where the searches' playouts may miss a dead
+/// shape or a living one; but it was trained on positions before the end, with the
+/// players' own moves, and may misjudge what they never left on the board.
+pub fn net_ownership(game: &Game, net: SharedNet) -> Option<Vec<f32>> {
+    if !net.heads().ownership {
+        return None;
+    }
+    let board = game.board();
+    let recent: Vec<Move> = game.recent_moves(net.network().history()).collect();
+    let position = Position {
+        board,
+        to_move: game.to_move(),
+        recent: &recent,
     };
-    chain_verdicts(board, value, &Reading::of(board))
+    let output = net
+        .evaluator(board.size())
+        .evaluate_one(&position, game.area_komi());
+    let sign = if game.to_move() == Color::Black {
+        1.0
+    } else {
+        -1.0
+    };
+    output
+        .ownership
+        .as_ref()
+        .map(|o| o.iter().map(|&x| sign * x).collect())
 }
 
 /// The ownership (row-major, as [`crate::search::SearchResult::ownership`]) found by a
@@ -406,7 +470,7 @@ mod tests {
             Ruleset::FRENCH,
             Color::Black,
         );
-        let status = judge(&game, &Params::default());
+        let status = judge(&game, &Params::default(), None);
         assert_eq!(names(&game, &status.dead), ["B4", "H7"]);
         assert!(status.seki.is_empty());
         assert_eq!(game.score(&status).result().to_string(), "W+16.5");
@@ -431,7 +495,7 @@ mod tests {
             Ruleset::FRENCH,
             Color::Black,
         );
-        let status = judge(&game, &Params::default());
+        let status = judge(&game, &Params::default(), None);
         assert_eq!(names(&game, &status.dead), ["G6", "H6", "H7"]);
         let game = game_from_rows(
             &[
@@ -448,7 +512,7 @@ mod tests {
             Ruleset::FRENCH,
             Color::Black,
         );
-        let status = judge(&game, &Params::default());
+        let status = judge(&game, &Params::default(), None);
         assert_eq!(
             names(&game, &status.dead),
             ["B4", "C3", "C4", "G6", "H6", "H7"]
@@ -474,7 +538,7 @@ mod tests {
             Ruleset::FRENCH,
             Color::Black,
         );
-        let status = judge(&game, &Params::default());
+        let status = judge(&game, &Params::default(), None);
         assert!(status.dead.is_empty() && status.seki.is_empty());
         let score = game.score(&status);
         assert_eq!((score.black(), score.white()), (42.0, 46.5));
@@ -494,7 +558,7 @@ mod tests {
             Ruleset::TROMP_TAYLOR,
             Color::Black,
         );
-        assert!(judge(&game, &Params::default()).dead.is_empty());
+        assert!(judge(&game, &Params::default(), None).dead.is_empty());
     }
 
     #[test]
@@ -518,7 +582,7 @@ mod tests {
             Ruleset::JAPANESE,
             Color::White,
         );
-        let status = judge(&game, &Params::default());
+        let status = judge(&game, &Params::default(), None);
         assert_eq!(
             names(&game, &status.dead),
             ["B1", "B2", "B3", "C3", "D3", "E1", "E2", "E3"]
@@ -528,5 +592,120 @@ mod tests {
         let score = game.score(&status);
         assert_eq!((score.territory, score.prisoners), ([67, 0], [8, 0]));
         assert_eq!(score.result().to_string(), "B+67.5");
+    }
+
+    /// A network that says the same of every position: `black_ownership` (vertex order,
+    /// Black's side), turned to the side to move's as a network answers.
+    struct FixedOwnership {
+        black_ownership: Vec<f32>,
+        has_ownership: bool,
+    }
+
+    impl crate::net::Network for FixedOwnership {
+        fn describe(&self) -> String {
+            "fixed ownership".into()
+        }
+
+        fn heads(&self) -> crate::net::Heads {
+            crate::net::Heads {
+                ownership: self.has_ownership,
+                ..Default::default()
+            }
+        }
+
+        fn history(&self) -> usize {
+            0
+        }
+
+        fn evaluator(&'static self, _: usize) -> Box<dyn crate::net::Evaluator> {
+            Box::new(self)
+        }
+    }
+
+    impl crate::net::Evaluator for &'static FixedOwnership {
+        fn evaluate(
+            &mut self,
+            position: &Position<'_>,
+            komis: &[f64],
+            outputs: &mut Vec<Arc<crate::net::Output>>,
+        ) {
+            let sign = if position.to_move == Color::Black {
+                1.0
+            } else {
+                -1.0
+            };
+            let ownership: Vec<f32> = self.black_ownership.iter().map(|&o| sign * o).collect();
+            let n = self.black_ownership.len();
+            outputs.clear();
+            outputs.extend(komis.iter().map(|_| {
+                Arc::new(crate::net::Output {
+                    policy: vec![0.0; n],
+                    pass: 0.0,
+                    value: None,
+                    score_lead: None,
+                    ownership: Some(ownership.clone()),
+                })
+            }));
+        }
+    }
+
+    /// The 9x9 board of [`a_lone_stone_in_territory_is_dead`] with `to_move`, and a network
+    /// that counts Black's H7 stone, dead in White's area, as alive and owning its point.
+    fn a_network_that_saves_h7(to_move: Color, has_ownership: bool) -> (Game, SharedNet) {
+        let game = game_from_rows(
+            &[
+                ". . . X O . . . .",
+                ". . . X O . . . .",
+                ". . . X O . . X .",
+                ". . . X O . . . .",
+                ". . . X O . . . .",
+                ". O . X O . . . .",
+                ". . . X O . . . .",
+                ". . . X O . . . .",
+                ". . . X O . . . .",
+            ],
+            Ruleset::FRENCH,
+            to_move,
+        );
+        let g = game.board().geometry();
+        let h7 = g.vertex_index(g.point(crate::coord::Vertex::new(7, 6)));
+        let mut black_ownership: Vec<f32> = (0..81)
+            .map(|i| if i % 9 < 4 { 1.0 } else { -1.0 })
+            .collect();
+        black_ownership[h7] = 1.0;
+        let net = SharedNet::new(FixedOwnership {
+            black_ownership,
+            has_ownership,
+        });
+        (game, net)
+    }
+
+    fn with_judge_net(weight: f64) -> Params {
+        let mut params = Params::default();
+        params.player.judge_net = weight;
+        params
+    }
+
+    #[test]
+    fn the_networks_ownership_decides_at_full_weight() {
+        for to_move in [Color::Black, Color::White] {
+            let (game, net) = a_network_that_saves_h7(to_move, true);
+            let status = judge(&game, &with_judge_net(1.0), Some(net));
+            assert_eq!(names(&game, &status.dead), ["B4"], "{to_move:?} to move");
+            // Where the network and the searches agree, so does their mix: White's B4 in
+            // Black's area is dead.
+            let status = judge(&game, &with_judge_net(0.5), Some(net));
+            assert!(names(&game, &status.dead).contains(&"B4".to_string()));
+        }
+    }
+
+    #[test]
+    fn the_searches_decide_without_an_ownership_head_or_weight() {
+        let (game, net) = a_network_that_saves_h7(Color::Black, true);
+        let status = judge(&game, &with_judge_net(0.0), Some(net));
+        assert_eq!(names(&game, &status.dead), ["B4", "H7"]);
+        let (game, net) = a_network_that_saves_h7(Color::Black, false);
+        let status = judge(&game, &with_judge_net(1.0), Some(net));
+        assert_eq!(names(&game, &status.dead), ["B4", "H7"]);
     }
 }

@@ -393,9 +393,13 @@ fn opponent_passed(game: &Game, color: Color) -> bool {
 /// Whether `color` can pass now without losing: the opponent has just passed and the count
 /// with the dead stones judged as a player would (the same judgement as
 /// `final_status_list`) wins for `color`.
-fn passing_wins(game: &Game, color: Color, params: &Params) -> bool {
+fn passing_wins(game: &Game, color: Color, params: &Params, net: Option<SharedNet>) -> bool {
     opponent_passed(game, color)
-        && game.score(&judge::judge(game, params)).result().winner() == Some(color)
+        && game
+            .score(&judge::judge(game, params, net))
+            .result()
+            .winner()
+            == Some(color)
 }
 
 /// A pass, unless a race on the board goes to whoever plays first: then the move that wins
@@ -436,9 +440,14 @@ fn atari_move(game: &Game, color: Color) -> Option<Move> {
 /// (`kgs-genmove_cleanup`): the legal liberties of the dead chains, those of the chains
 /// with fewest liberties first (a capture before a mere approach), never a self-atari that
 /// captures nothing.
-fn cleanup_points(game: &Game, color: Color, params: &Params) -> Vec<Point> {
+fn cleanup_points(
+    game: &Game,
+    color: Color,
+    params: &Params,
+    net: Option<SharedNet>,
+) -> Vec<Point> {
     let board = game.board();
-    let dead = judge::life_and_death(game, params).dead;
+    let dead = judge::life_and_death(game, params, net).dead;
     let mut points: Vec<(usize, Point)> = Vec::new();
     for chain in board.geometry().points().filter(|&p| {
         dead.contains(p) && board.color_at(p) == Some(color.opponent()) && board.chain(p) == p
@@ -532,7 +541,7 @@ impl Player for MctsPlayer {
         // opponent does; with none left to take it plays like `genmove`. In every mode a
         // pass gives way to the move of a race still open.
         let targets = if mode == Mode::Cleanup {
-            cleanup_points(game, color, self.params())
+            cleanup_points(game, color, self.params(), self.setup.net)
         } else {
             Vec::new()
         };
@@ -540,7 +549,7 @@ impl Player for MctsPlayer {
             && if mode == Mode::Cleanup {
                 opponent_passed(game, color)
             } else {
-                passing_wins(game, color, self.params())
+                passing_wins(game, color, self.params(), self.setup.net)
             };
         if done {
             return Choice::Move(pass_or_race(game, color));

@@ -78,6 +78,10 @@ pub struct PlayerParams {
     /// default tuning whatever these parameters say of it: their verdict must not change
     /// with the playing settings.
     pub judge_search_playouts: u64,
+    /// The dead-stone judge: the weight of the network's ownership (with a network that
+    /// has an ownership head) against the searches' in the verdict on each chain, from 0
+    /// (the searches alone) to 1 (the network alone: the searches are not run).
+    pub judge_net: f64,
 }
 
 impl Default for PlayerParams {
@@ -97,6 +101,7 @@ impl Default for PlayerParams {
             regression_playouts: 10_000,
             judge_playouts: 256,
             judge_search_playouts: 2_500,
+            judge_net: 0.0,
         }
     }
 }
@@ -472,6 +477,7 @@ table! {
     "regression_playouts" => player.regression_playouts in 1..=u64::MAX;
     "judge_playouts" => player.judge_playouts in 1..=u32::MAX;
     "judge_search_playouts" => player.judge_search_playouts in 1..=u64::MAX;
+    "judge_net" => player.judge_net in SHARE;
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use hoshi::rules::Ruleset;
 fn check(rows: &[&str], dead: &str, seki: &str, result: &str) {
     for to_move in [Color::Black, Color::White] {
         let game = diagram(rows, Ruleset::FRENCH, to_move);
-        let status = judge::judge(&game, &hoshi::player::Params::default());
+        let status = judge::judge(&game, &hoshi::player::Params::default(), None);
         assert_eq!(names(&game, &status.dead), dead, "dead, {to_move} to move");
         assert_eq!(names(&game, &status.seki), seki, "seki, {to_move} to move");
         let score = game.score(&status).result().to_string();
@@ -367,7 +367,7 @@ fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
 fn cleanup_captures_every_dead_stone_then_passes() {
     let before = diagram(&LONE_DEAD_STONES, Ruleset::FRENCH, Color::White);
     let result = |g: &hoshi::game::Game| {
-        g.score(&judge::judge(g, &hoshi::player::Params::default()))
+        g.score(&judge::judge(g, &hoshi::player::Params::default(), None))
             .result()
             .to_string()
     };

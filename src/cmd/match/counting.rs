@@ -46,7 +46,8 @@ impl Scorer {
 /// hoshi's count: dead stones as its judge sees them (with its default budgets: a referee
 /// is the same for every match), then the ruleset's scoring.
 pub fn hoshi_count(game: &Game) -> GameResult {
-    game.score(&judge::judge(game, &Params::default())).result()
+    game.score(&judge::judge(game, &Params::default(), None))
+        .result()
 }
 
 /// Starts the referee, replays the game to it and reads its `final_score`.
