@@ -11,7 +11,7 @@
 3 hoshi-param
 #? [.*\n\[string\] prior_even 10\n.*]
 4 hoshi-param
-#? [.*\n\[string\] regression_playouts 10000\n\[string\] judge_playouts 256\n\[string\] judge_search_playouts 2500]
+#? [.*\n\[string\] regression_playouts 10000\n\[string\] judge_playouts 256\n\[string\] judge_search_playouts 2500\n\[string\] judge_net 0]
 
 10 hoshi-param rave_equivalence 2500
 #? []

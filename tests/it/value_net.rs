@@ -291,3 +291,36 @@ fn judges_as_a_go_player_would(file: &str, channels: usize) {
     assert!(number(nine, "value") < 0.1, "{nine}");
     assert!(number(nine, "score_lead") < -20.0, "{nine}");
 }
+
+/// `weights/judge-9x9.hnet`, the 9x9 judge that learnt KataGo b6c96's judgement of hoshi's
+/// self-play, reads with every head and judges as a player would: the empty 9x9 board at
+/// komi 7.5 about even (a point or two either way), four handicap stones at komi 0.5 lost
+/// for White by many points.
+#[test]
+fn the_9x9_judge_sees_the_empty_board_even_and_four_stones_lost() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/judge-9x9.hnet");
+    let model = hoshi::net::Model::load(&path).expect("judge-9x9.hnet");
+    assert!(model.has_score() && model.has_ownership() && model.pooled_blocks() == 2);
+    let mut settings = hoshi::engine::Settings::default();
+    settings.player.net = Some(SharedNet::new(model));
+    let mut engine = hoshi::engine::Engine::new(settings);
+    let number = |answer: &str, key: &str| -> f64 {
+        let line = answer.lines().find(|l| l.starts_with(key)).expect(key);
+        line[key.len()..].trim().parse().expect("a number")
+    };
+    let answers = crate::common::gtp_answers(
+        &mut engine,
+        "boardsize 9\nhoshi-evaluate\nkomi 0.5\nfixed_handicap 4\nhoshi-evaluate\n",
+    );
+    let empty = &answers[1];
+    assert!(empty.starts_with("= to_move B"), "{empty}");
+    assert!((0.3..0.65).contains(&number(empty, "value")), "{empty}");
+    assert!(
+        (-3.0..3.0).contains(&number(empty, "score_lead")),
+        "{empty}"
+    );
+    let four = &answers[4];
+    assert!(four.starts_with("= to_move W"), "{four}");
+    assert!(number(four, "value") < 0.25, "{four}");
+    assert!(number(four, "score_lead") < -10.0, "{four}");
+}
