@@ -453,9 +453,9 @@ mod tests {
         v
     }
 
-    #[test]
-    fn a_lone_stone_in_territory_is_dead() {
-        let game = game_from_rows(
+    /// White's B4 in Black's area and Black's H7 in White's, both dead, `to_move` to play.
+    fn two_lone_stones(to_move: Color) -> Game {
+        game_from_rows(
             &[
                 ". . . X O . . . .",
                 ". . . X O . . . .",
@@ -468,8 +468,13 @@ mod tests {
                 ". . . X O . . . .",
             ],
             Ruleset::FRENCH,
-            Color::Black,
-        );
+            to_move,
+        )
+    }
+
+    #[test]
+    fn a_lone_stone_in_territory_is_dead() {
+        let game = two_lone_stones(Color::Black);
         let status = judge(&game, &Params::default(), None);
         assert_eq!(names(&game, &status.dead), ["B4", "H7"]);
         assert!(status.seki.is_empty());
@@ -649,24 +654,10 @@ mod tests {
         }
     }
 
-    /// The 9x9 board of [`a_lone_stone_in_territory_is_dead`] with `to_move`, and a network
+    /// The board of [`two_lone_stones`] with `to_move`, and a network
     /// that counts Black's H7 stone, dead in White's area, as alive and owning its point.
     fn a_network_that_saves_h7(to_move: Color, has_ownership: bool) -> (Game, SharedNet) {
-        let game = game_from_rows(
-            &[
-                ". . . X O . . . .",
-                ". . . X O . . . .",
-                ". . . X O . . X .",
-                ". . . X O . . . .",
-                ". . . X O . . . .",
-                ". O . X O . . . .",
-                ". . . X O . . . .",
-                ". . . X O . . . .",
-                ". . . X O . . . .",
-            ],
-            Ruleset::FRENCH,
-            to_move,
-        );
+        let game = two_lone_stones(to_move);
         let g = game.board().geometry();
         let h7 = g.vertex_index(g.point(crate::coord::Vertex::new(7, 6)));
         let mut black_ownership: Vec<f32> = (0..81)

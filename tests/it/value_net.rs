@@ -264,7 +264,9 @@ fn the_shipped_judges_see_the_empty_board_close_and_nine_stones_lost() {
     }
 }
 
-fn judges_as_a_go_player_would(file: &str, channels: usize) {
+/// An engine playing with `weights/FILE`, a judge with every head and two pooled blocks, of
+/// `channels` channels.
+fn engine_with_judge(file: &str, channels: usize) -> hoshi::engine::Engine {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("weights")
         .join(file);
@@ -273,11 +275,17 @@ fn judges_as_a_go_player_would(file: &str, channels: usize) {
     assert_eq!(model.channels(), channels, "{file}");
     let mut settings = hoshi::engine::Settings::default();
     settings.player.net = Some(SharedNet::new(model));
-    let mut engine = hoshi::engine::Engine::new(settings);
-    let number = |answer: &str, key: &str| -> f64 {
-        let line = answer.lines().find(|l| l.starts_with(key)).expect(key);
-        line[key.len()..].trim().parse().expect("a number")
-    };
+    hoshi::engine::Engine::new(settings)
+}
+
+/// The number after `key` on its line of a `hoshi-evaluate` answer.
+fn number(answer: &str, key: &str) -> f64 {
+    let line = answer.lines().find(|l| l.starts_with(key)).expect(key);
+    line[key.len()..].trim().parse().expect("a number")
+}
+
+fn judges_as_a_go_player_would(file: &str, channels: usize) {
+    let mut engine = engine_with_judge(file, channels);
     let answers = crate::common::gtp_answers(&mut engine, "boardsize 19\nhoshi-evaluate\n");
     let empty = &answers[1];
     assert!(empty.starts_with("= to_move B"), "{empty}");
@@ -298,16 +306,7 @@ fn judges_as_a_go_player_would(file: &str, channels: usize) {
 /// for White by many points.
 #[test]
 fn the_9x9_judge_sees_the_empty_board_even_and_four_stones_lost() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/judge-9x9.hnet");
-    let model = hoshi::net::Model::load(&path).expect("judge-9x9.hnet");
-    assert!(model.has_score() && model.has_ownership() && model.pooled_blocks() == 2);
-    let mut settings = hoshi::engine::Settings::default();
-    settings.player.net = Some(SharedNet::new(model));
-    let mut engine = hoshi::engine::Engine::new(settings);
-    let number = |answer: &str, key: &str| -> f64 {
-        let line = answer.lines().find(|l| l.starts_with(key)).expect(key);
-        line[key.len()..].trim().parse().expect("a number")
-    };
+    let mut engine = engine_with_judge("judge-9x9.hnet", 32);
     let answers = crate::common::gtp_answers(
         &mut engine,
         "boardsize 9\nhoshi-evaluate\nkomi 0.5\nfixed_handicap 4\nhoshi-evaluate\n",
