@@ -241,8 +241,7 @@ fn options(args: &[String]) -> Result<Options, String> {
 fn run(args: &[String]) -> Result<(), String> {
     let options = options(args)?;
     let files = game_files(&options.paths)?;
-    let gnugo_command = options.gnugo;
-    let mut gnugo = Gtp::start(&gnugo_command)?;
+    let mut gnugo = Gtp::start(&options.gnugo)?;
     let (mut counted, mut agreed, mut same_dead, mut skipped) = (0, 0, 0, 0);
     let (mut dead_agreed, mut with_record, mut near_ours, mut near_theirs) = (0, 0, 0, 0);
     for path in &files {

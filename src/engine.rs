@@ -5,7 +5,6 @@
 use crate::board::{Board, Illegal, MoveEffect};
 use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
-use crate::game::Position;
 use crate::handicap::HandicapError;
 use crate::knowledge::ownership::{self, Estimate as Ownership};
 use crate::net::SharedNet;
@@ -485,18 +484,9 @@ impl Engine {
     /// bonus. `None` when hoshi plays without a network.
     pub fn network_view(&self) -> Option<NetworkView> {
         let net = self.settings.player.net?;
-        let board = self.game.board();
         let color = self.game.to_move();
-        let recent: Vec<Move> = self.game.recent_moves(net.network().history()).collect();
-        let position = Position {
-            board,
-            to_move: color,
-            recent: &recent,
-        };
-        let output = net
-            .evaluator(board.size())
-            .evaluate_one(&position, self.game.area_komi());
-        let geometry = board.geometry();
+        let output = net.evaluate_game(&self.game);
+        let geometry = self.game.board().geometry();
         let mut moves: Vec<(Move, f32)> = geometry
             .points()
             .map(|p| (Move::Play(p), output.policy[geometry.vertex_index(p)]))

@@ -15,7 +15,7 @@ pub mod features;
 pub mod hnet;
 pub mod model;
 
-use crate::game::Position;
+use crate::game::{Game, Position};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -111,6 +111,22 @@ impl SharedNet {
     /// A new evaluator for one thread ([`Network::evaluator`]).
     pub fn evaluator(&self, max_size: usize) -> Box<dyn Evaluator> {
         self.0.evaluator(max_size)
+    }
+
+    /// What the network says of `game`'s position as it stands, its last moves read as
+    /// history, by the game's area komi (komi and handicap bonus): one evaluation with an
+    /// evaluator of its own, for a question asked once (`hoshi-evaluate`, the dead-stone
+    /// judge), not for the search.
+    pub fn evaluate_game(&self, game: &Game) -> Arc<Output> {
+        let board = game.board();
+        let recent: Vec<crate::coord::Move> = game.recent_moves(self.0.history()).collect();
+        let position = Position {
+            board,
+            to_move: game.to_move(),
+            recent: &recent,
+        };
+        self.evaluator(board.size())
+            .evaluate_one(&position, game.area_komi())
     }
 }
 

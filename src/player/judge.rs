@@ -18,7 +18,7 @@ use super::params::Params;
 use crate::board::capture::{Fate, READ_LIBERTIES};
 use crate::board::Board;
 use crate::coord::{Color, Move, Point, PointSet};
-use crate::game::{Game, Position};
+use crate::game::Game;
 use crate::knowledge::ownership::{self, CLEAR_OWNERSHIP};
 use crate::knowledge::playout::Forbidden;
 use crate::knowledge::Standard;
@@ -129,16 +129,7 @@ pub fn net_ownership(game: &Game, net: SharedNet) -> Option<Vec<f32>> {
     if !net.heads().ownership {
         return None;
     }
-    let board = game.board();
-    let recent: Vec<Move> = game.recent_moves(net.network().history()).collect();
-    let position = Position {
-        board,
-        to_move: game.to_move(),
-        recent: &recent,
-    };
-    let output = net
-        .evaluator(board.size())
-        .evaluate_one(&position, game.area_komi());
+    let output = net.evaluate_game(game);
     let sign = if game.to_move() == Color::Black {
         1.0
     } else {
@@ -630,7 +621,7 @@ mod tests {
     impl crate::net::Evaluator for &'static FixedOwnership {
         fn evaluate(
             &mut self,
-            position: &Position<'_>,
+            position: &crate::game::Position<'_>,
             komis: &[f64],
             outputs: &mut Vec<Arc<crate::net::Output>>,
         ) {
