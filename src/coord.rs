@@ -48,6 +48,16 @@ impl Color {
         self as usize
     }
 
+    /// +1 for Black, -1 for White: turns a figure counted for Black (a score lead, a point's
+    /// ownership) into the same figure for this color, and back.
+    #[inline]
+    pub fn sign(self) -> f32 {
+        match self {
+            Color::Black => 1.0,
+            Color::White => -1.0,
+        }
+    }
+
     /// Parses a GTP color: `b`, `black`, `w`, `white`, in any case.
     pub fn parse(text: &str) -> Option<Color> {
         match text.to_ascii_lowercase().as_str() {
@@ -365,6 +375,14 @@ pub enum Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lead_for_black_is_the_same_deficit_for_white() {
+        let black_lead = 3.5_f32;
+        assert_eq!(black_lead * Color::Black.sign(), 3.5);
+        assert_eq!(black_lead * Color::White.sign(), -3.5);
+        assert_eq!(Color::White.sign(), -Color::White.opponent().sign());
+    }
 
     #[test]
     fn gtp_names_skip_i_and_count_from_the_bottom() {

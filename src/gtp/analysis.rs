@@ -246,7 +246,7 @@ fn push_ownership(text: &mut String, key: &str, ownership: &[f32], size: usize, 
 /// the analysed color will own. `ownership` is the search's, rows from the bottom and +1
 /// for Black.
 fn rows_from_top(ownership: &[f32], size: usize, color: Color) -> Vec<f32> {
-    let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    let sign = color.sign();
     (0..size)
         .rev()
         .flat_map(|row| (0..size).map(move |col| row * size + col))

@@ -126,13 +126,11 @@ impl NetworkValue {
         };
         let search = self.outputs.first().map_or(0.5, |o| black(o));
         let real = self.outputs.last().map_or(0.5, |o| black(o));
-        let lead = self.outputs.first().and_then(|o| o.score_lead).map(|lead| {
-            let lead = f64::from(lead);
-            match leaf.to_move {
-                Color::Black => lead,
-                Color::White => -lead,
-            }
-        });
+        let lead = self
+            .outputs
+            .first()
+            .and_then(|o| o.score_lead)
+            .map(|lead| f64::from(lead * leaf.to_move.sign()));
         let size = leaf.board.size() as f64;
         (score_utility(search, lead, &self.score, size), real)
     }
@@ -161,10 +159,7 @@ impl LeafEvaluator for NetworkValue {
         let Some(output) = self.outputs.last() else {
             return evaluation;
         };
-        let for_black = match leaf.to_move {
-            Color::Black => 1.0,
-            Color::White => -1.0,
-        };
+        let for_black = leaf.to_move.sign();
         let margin = output.score_lead.map(|s| f64::from(s * for_black));
         let ownership = output.ownership.as_deref().map(|own| {
             self.black_ownership.clear();

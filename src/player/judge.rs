@@ -130,11 +130,7 @@ pub fn net_ownership(game: &Game, net: SharedNet) -> Option<Vec<f32>> {
         return None;
     }
     let output = net.evaluate_game(game);
-    let sign = if game.to_move() == Color::Black {
-        1.0
-    } else {
-        -1.0
-    };
+    let sign = game.to_move().sign();
     output
         .ownership
         .as_ref()
@@ -625,11 +621,7 @@ mod tests {
             komis: &[f64],
             outputs: &mut Vec<Arc<crate::net::Output>>,
         ) {
-            let sign = if position.to_move == Color::Black {
-                1.0
-            } else {
-                -1.0
-            };
+            let sign = position.to_move.sign();
             let ownership: Vec<f32> = self.black_ownership.iter().map(|&o| sign * o).collect();
             let n = self.black_ownership.len();
             outputs.clear();

@@ -5,7 +5,7 @@ use super::params::SearchParams;
 use super::root::{Root, RootScores};
 use super::tree::{Tree, ROOT};
 use super::{MoveInfo, SearchResult};
-use crate::coord::{Color, Move};
+use crate::coord::Move;
 use crate::game::Game;
 use std::time::Duration;
 
@@ -54,13 +54,7 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
         root,
     } = report;
     let color = root.to_move;
-    let for_mover = |margin: f64| {
-        if color == Color::Black {
-            margin
-        } else {
-            -margin
-        }
-    };
+    let for_mover = |margin: f64| margin * f64::from(color.sign());
     let children: Vec<u32> = tree
         .node(ROOT)
         .children()
