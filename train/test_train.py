@@ -276,6 +276,44 @@ class Init(unittest.TestCase):
             self.assertEqual(v2[36:36 + len(v1) - 24], v1[24:])  # the policy, bit for bit
 
 
+    def test_a_judge_file_carries_its_heads_into_a_new_run(self):
+        """--init copies a file's value head with its score and ownership outputs where the
+        model's has their shape; calibrated on the training positions, the model judges as the
+        file does in eval mode (what is exported, settled on the same positions)."""
+        torch.manual_seed(7)
+        source = T.Net(8, 2, 4, 6, pool_blocks=(1,), score=True, ownership=True)
+        with torch.no_grad():  # no part may start as zero: a weight it reads would hide a slip
+            for p in source.parameters():
+                p.uniform_(-0.5, 0.5)
+        random_bn(source)
+        config = dict(T.CONFIG_DEFAULTS, channels=8, blocks=2, value_channels=4,
+                      value_hidden=6, pool_blocks=[1], score_head=True, ownership_head=True,
+                      folded=True)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "judge.hnet")
+            T.write_hnet(source, path)
+            net = T.read_hnet(path)
+            self.assertFalse(T.load_hnet(T.make_model(dict(config, value_hidden=7)), net))
+            model = T.make_model(config)
+            self.assertTrue(T.load_hnet(model, net))
+            marker_dataset(os.path.join(d, "train.bin"), 9, 600, 1)
+            dataset = T.Dataset(os.path.join(d, "train.bin"))
+            batcher, cpu = T.Batcher(torch.device("cpu")), torch.device("cpu")
+            index = np.arange(512)
+            T.calibrate_copied_head(model, dataset, index, batcher, cpu, False)
+            T.settle_batch_norm(model, dataset, index, batcher, cpu, False)  # as export does
+            records = dataset.read(index[:64])
+            x = batcher.tensors(records.codes, records.move, 9)[0]
+            komi = torch.linspace(-7.5, 7.5, 64)
+            with torch.no_grad():
+                logits, value, score, own = model.eval().judge(x, komi)
+                want = T.folded_judge(net, x, komi)
+            got = (logits, torch.sigmoid(value), score * T.SCORE_SCALE, torch.tanh(own))
+            for g, w in zip(got, want):
+                self.assertLess(float((g - w).abs().max()), 1e-4)
+                self.assertGreater(float(w.abs().max()), 0.01)
+
+
 class Value(unittest.TestCase):
     def test_targets_and_komi(self):
         r = T.Records(None, None, None, None, side=np.array([0, 1, 0, 1]),

@@ -6,7 +6,8 @@ contract in docs/policy-net.md. Modes:
 
   train.py                       train (or resume: the same command continues from the checkpoint)
   train.py --value-only --init W.hnet   train only a value head on W's frozen trunk and policy
-  train.py --init W.hnet         train all of W further (its trunk and policy, a new value head)
+  train.py --init W.hnet         train all of W further (its trunk and policy; its value head
+                                 where the run's has that shape, else a new one)
   train.py --export FILE.hnet    write the checkpoint's weights, batch norm folded, and stop
   train.py --evaluate            policy and value figures of the checkpoint on all of test.bin
                                  (and ai.bin), by game phase
@@ -547,8 +548,9 @@ def folded_judge(net, x, komi=None):
 
 def load_hnet(model, net):
     """Copies a weights file's trunk and policy head into `model`, built with `folded=True` and
-    the same shape (a value head in the file is not copied: the model's trains afresh; pooled
-    blocks the file has not start at zero)."""
+    the same shape (pooled blocks the file has not start at zero), and its value head with its
+    score and ownership outputs where the model's has the same shape (`load_hnet_heads`); True
+    when the heads were copied, False when the model's train afresh."""
     if (net.channels, net.blocks) != (model.channels, model.blocks_count):
         raise SystemExit(f"the weights file is {net.blocks} x {net.channels}, the model "
                          f"{model.blocks_count} x {model.channels}")
@@ -569,6 +571,45 @@ def load_hnet(model, net):
             block.conv2.bias.copy_(next(t))
         model.head.weight.copy_(next(t).reshape(model.head.weight.shape))
         model.head.bias.copy_(next(t))
+    return load_hnet_heads(model, net)
+
+
+def load_hnet_heads(model, net):
+    """The file's value head (and score and ownership outputs) into the model's, where both
+    have the same channels, hidden width and outputs. The file's 1x1 convolution carries a bias
+    where the model's has a batch norm: that starts as the identity plus the bias (exact in
+    eval mode) until `calibrate_copied_head` fits it to the training positions. Why copy: a
+    judge carried to another board size starts from its judgement, not from nothing."""
+    head = model.value
+    if head is None or not net.value_channels:
+        return False
+    if (net.value_channels, net.value_hidden, net.score, net.ownership) != \
+            (head.channels, head.hidden, head.score, head.ownership):
+        return False
+    t = iter(net.value_tensors)
+    with torch.no_grad():
+        head.conv.weight.copy_(next(t).reshape(head.conv.weight.shape))
+        head.bn.weight.fill_(1.0)
+        head.bn.bias.copy_(next(t))
+        head.bn.running_mean.zero_()
+        head.bn.running_var.fill_(1.0 - head.bn.eps)
+        for layer in (head.fc1, head.fc2) + ((head.own,) if head.own is not None else ()):
+            layer.weight.copy_(next(t).reshape(layer.weight.shape))
+            layer.bias.copy_(next(t))
+    return True
+
+
+@torch.no_grad()
+def calibrate_copied_head(model, dataset, index, batcher, device, amp):
+    """A value head copied from a weights file computes, in training as in use, what the file's
+    did: its batch norm's scale becomes the spread of the convolution's outputs over the
+    records `index` and its shift their mean plus the file's bias, so that normalising by the
+    positions' statistics undoes itself."""
+    bn = model.value.bn
+    bias = bn.bias.clone()
+    settle_batch_norm(model, dataset, index, batcher, device, amp)
+    bn.weight.copy_(torch.sqrt(bn.running_var + bn.eps))
+    bn.bias.copy_(bias + bn.running_mean)
 
 
 # --- batches -----------------------------------------------------------------------------------
@@ -955,12 +996,14 @@ def grow_config(args, base):
 
 def start_model(args, config, checkpoint):
     """The model and optimizer of a new run (from --init for a value-only one) or of the
-    checkpoint, the progress and the sample-drawing generator."""
+    checkpoint, the progress, the sample-drawing generator, and whether the value heads came
+    from --init's file (`load_hnet_heads`)."""
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     model = make_model(config)
     rng = np.random.default_rng(args.seed)
     progress = {"samples": 0, "steps": 0, "seconds": 0.0}
+    heads = False
     if checkpoint:
         model.load_state_dict(checkpoint["model"])
         progress = checkpoint["progress"]
@@ -976,8 +1019,8 @@ def start_model(args, config, checkpoint):
                 f"{base['config']['channels']} channels, {base['progress']['samples']:,} "
                 f"samples): it computes what that network did")
         elif args.init:
-            load_hnet(model, read_hnet(args.init))
-            log(f"trunk and policy head from {args.init}"
+            heads = load_hnet(model, read_hnet(args.init))
+            log(f"trunk and policy head{' and value heads' if heads else ''} from {args.init}"
                 f"{', frozen' if config['value_only'] else ', trained further'}")
         trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
         value = f"value head {config['value_channels']} x {config['value_hidden']}" \
@@ -989,7 +1032,7 @@ def start_model(args, config, checkpoint):
         stored = {**LEGACY, **checkpoint["config"]}
         load_optimizer_state(optimizer, model, config, stored["trunk_lr_scale"],
                              checkpoint["optimizer"])
-    return model, optimizer, progress, rng
+    return model, optimizer, progress, rng, heads
 
 
 def load_optimizer_state(optimizer, model, config, stored_scale, state):
@@ -1303,7 +1346,7 @@ def train(args):
         labels, teacher_train, teacher_test = load_teacher(config["teacher"], args.data,
                                                            args.games, train_set, test_set)
 
-    model, optimizer, progress, rng = start_model(args, config, checkpoint)
+    model, optimizer, progress, rng, heads_copied = start_model(args, config, checkpoint)
     model.to(device).to(memory_format=torch.channels_last)
     for state in optimizer.state.values():  # the optimizer's buffers follow the model
         for k, v in state.items():
@@ -1340,7 +1383,36 @@ def train(args):
         progress["seconds"] = elapsed()
         save_checkpoint(args.checkpoint, model, optimizer, config, progress, rng)
 
+    def evaluate_now():
+        """The eval line and the curve's row at the run's progress; the seconds it took."""
+        t0 = time.time()
+        settle_batch_norm(model, train_set, settle_records(train_set, teacher_train),
+                          batcher, device, amp)
+        row = eval_row(model, test_set, eval_index, batcher, device, amp)
+        if labels is not None:
+            judged = teacher_summary(evaluate_teacher(model, test_set, teacher_test, batcher,
+                                                      device, amp))
+            row = row + (judged["winner"], judged["value_vs_teacher"], judged["lead_error"],
+                         judged["ownership_error"])
+        else:
+            row = row + (float("nan"),) * 4
+        log(f"eval at {progress['samples']:,}: loss {row[0]:.4f}  top-1 {row[1]:.4f}  "
+            f"top-5 {row[2]:.4f}  value loss {row[3]:.4f}  MSE {row[4]:.4f}  "
+            f"winner {row[5]:.4f}; judged positions: winner {row[6]:.4f}  "
+            f"|v - teacher| {row[7]:.4f}  |lead - teacher| {row[8]:.2f}  "
+            f"ownership |diff| {row[9]:.4f}  ({time.time() - t0:.1f} s)")
+        with open(curve_path, "a") as f:
+            f.write(f"{progress['samples']},{elapsed():.1f}," +
+                    ",".join(f"{v:.5f}" for v in row) + "\n")
+        return time.time() - t0
+
     open_curve(curve_path)
+    if heads_copied:
+        # the file's own judgement of these positions, before a step changes it
+        calibrate_copied_head(model, train_set, settle_records(train_set, teacher_train),
+                              batcher, device, amp)
+        spent = evaluate_now()
+        started += spent
     deadline = started + args.minutes * 60 if args.minutes else None
 
     def sitting_over():
@@ -1408,28 +1480,10 @@ def train(args):
 
         if progress["samples"] >= next_eval or progress["samples"] >= total:
             next_eval = (progress["samples"] // args.eval_every + 1) * args.eval_every
-            t0 = time.time()
-            settle_batch_norm(model, train_set, settle_records(train_set, teacher_train),
-                              batcher, device, amp)
-            row = eval_row(model, test_set, eval_index, batcher, device, amp)
-            if labels is not None:
-                judged = teacher_summary(evaluate_teacher(model, test_set, teacher_test, batcher,
-                                                          device, amp))
-                row = row + (judged["winner"], judged["value_vs_teacher"], judged["lead_error"],
-                             judged["ownership_error"])
-            else:
-                row = row + (float("nan"),) * 4
+            spent = evaluate_now()
             # evaluating is not training: keep it out of the rate and the curve's seconds
-            started += time.time() - t0
-            window["time"] += time.time() - t0
-            log(f"eval at {progress['samples']:,}: loss {row[0]:.4f}  top-1 {row[1]:.4f}  "
-                f"top-5 {row[2]:.4f}  value loss {row[3]:.4f}  MSE {row[4]:.4f}  "
-                f"winner {row[5]:.4f}; judged positions: winner {row[6]:.4f}  "
-                f"|v - teacher| {row[7]:.4f}  |lead - teacher| {row[8]:.2f}  "
-                f"ownership |diff| {row[9]:.4f}  ({time.time() - t0:.1f} s)")
-            with open(curve_path, "a") as f:
-                f.write(f"{progress['samples']},{elapsed():.1f}," +
-                        ",".join(f"{v:.5f}" for v in row) + "\n")
+            started += spent
+            window["time"] += spent
 
         if time.time() - last_save >= args.checkpoint_every:
             checkpoint_now()
@@ -1817,9 +1871,10 @@ def main(argv=None):
     g.add_argument("--value-only", dest="value_only", action="store_true", default=None,
                    help="train only the value head, on the frozen trunk and policy head of --init")
     g.add_argument("--init", metavar="NET.hnet", default=None,
-                   help="a new run's trunk and policy head (version 1 or 2; the shape is the "
-                        "file's), frozen with --value-only, trained further without it (a value "
-                        "head in the file is not read: the run's trains afresh)")
+                   help="a new run's trunk and policy head (the shape is the file's), frozen "
+                        "with --value-only, trained further without it; the file's value head "
+                        "(score, ownership) too where the run's has the same shape, else the "
+                        "run's trains afresh")
     g.add_argument("--grow", metavar="CHECKPOINT.pt", default=None,
                    help="a new run starting from another run's network grown to --channels, "
                         "--blocks and --pool-blocks (each at least the old one's): the grown "
