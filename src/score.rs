@@ -277,11 +277,7 @@ impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             GameResult::Points { winner, margin } => {
-                let black_margin = match winner {
-                    Color::Black => margin,
-                    Color::White => -margin,
-                };
-                f.write_str(&margin_text(black_margin))
+                f.write_str(&margin_text(margin * f64::from(winner.sign())))
             }
             GameResult::Draw => f.write_str("0"),
             GameResult::Resignation { winner } => write!(f, "{}+R", winner.letter()),

@@ -110,10 +110,7 @@ fn area_scale(game: &Game) -> f64 {
 
 /// `points` conceded by `color`, as a komi shift (positive in White's favour).
 fn in_white_favour(color: Color, points: f64) -> f64 {
-    match color {
-        Color::Black => points,
-        Color::White => -points,
-    }
+    points * f64::from(color.sign())
 }
 
 #[cfg(test)]
