@@ -267,10 +267,33 @@ fn a_batch_equals_its_positions_one_by_one() {
     }
 }
 
+/// `weights` written and read back: the file is `shape`'s length and parses to the same
+/// weights; every shorter prefix is `Truncated` at its own length and a longer file has
+/// `TrailingBytes`, so no cut or padded file loads. Returns the bytes.
+fn survives_the_file_format(weights: &Weights, shape: Shape) -> Vec<u8> {
+    let bytes = weights.to_bytes();
+    assert_eq!(bytes.len(), shape.file_bytes());
+    assert_eq!(&Weights::parse(&bytes).expect("parses"), weights);
+    for len in 0..bytes.len() {
+        match Model::from_bytes(&bytes[..len]) {
+            Err(NetError::Truncated { found, .. }) => assert_eq!(found, len),
+            other => panic!("{len} bytes: {other:?}"),
+        }
+    }
+    for extra in [1, 4] {
+        let mut longer = bytes.clone();
+        longer.resize(bytes.len() + extra, 0);
+        assert!(matches!(
+            Model::from_bytes(&longer),
+            Err(NetError::TrailingBytes { .. })
+        ));
+    }
+    bytes
+}
+
 #[test]
 fn weights_survive_the_file_format() {
     let weights = Weights::random(5, 2, 11);
-    let bytes = weights.to_bytes();
     let shape = Shape {
         channels: 5,
         blocks: 2,
@@ -280,25 +303,7 @@ fn weights_survive_the_file_format() {
         ownership: false,
         header_bytes: HEADER_BYTES,
     };
-    assert_eq!(bytes.len(), shape.file_bytes());
-    assert_eq!(Weights::parse(&bytes).expect("parses"), weights);
-}
-
-#[test]
-fn every_truncation_is_an_error() {
-    let bytes = Weights::random(2, 1, 1).to_bytes();
-    for len in 0..bytes.len() {
-        match Model::from_bytes(&bytes[..len]) {
-            Err(NetError::Truncated { found, .. }) => assert_eq!(found, len),
-            other => panic!("{len} bytes: {other:?}"),
-        }
-    }
-    let mut longer = bytes.clone();
-    longer.push(0);
-    assert!(matches!(
-        Model::from_bytes(&longer),
-        Err(NetError::TrailingBytes { .. })
-    ));
+    survives_the_file_format(&weights, shape);
 }
 
 /// The bytes of a small network with header field `field` (0 version, 1 planes, 2 channels,
@@ -486,7 +491,6 @@ fn a_value_head_leaves_the_policy_as_it_was() {
 #[test]
 fn version_2_survives_the_file_format() {
     let weights = Weights::random_with_value(5, 2, 3, 4, 12);
-    let bytes = weights.to_bytes();
     let shape = Shape {
         channels: 5,
         blocks: 2,
@@ -496,20 +500,7 @@ fn version_2_survives_the_file_format() {
         ownership: false,
         header_bytes: HEADER_V2_BYTES,
     };
-    assert_eq!(bytes.len(), shape.file_bytes());
-    assert_eq!(Weights::parse(&bytes).expect("parses"), weights);
-    for len in 0..bytes.len() {
-        match Model::from_bytes(&bytes[..len]) {
-            Err(NetError::Truncated { found, .. }) => assert_eq!(found, len),
-            other => panic!("{len} bytes: {other:?}"),
-        }
-    }
-    let mut longer = bytes.clone();
-    longer.extend([0; 4]);
-    assert!(matches!(
-        Model::from_bytes(&longer),
-        Err(NetError::TrailingBytes { .. })
-    ));
+    survives_the_file_format(&weights, shape);
 }
 
 /// The bytes of a small version 2 network with its heads flags, value channels and value
@@ -591,7 +582,6 @@ fn bad_value_weights_are_errors() {
 fn version_3_survives_the_file_format() {
     let weights = Weights::random_judge(5, 3, 0b101, 3, 4, 13);
     assert_eq!(weights.version(), 3);
-    let bytes = weights.to_bytes();
     let shape = Shape {
         channels: 5,
         blocks: 3,
@@ -601,14 +591,7 @@ fn version_3_survives_the_file_format() {
         ownership: true,
         header_bytes: HEADER_V3_BYTES,
     };
-    assert_eq!(bytes.len(), shape.file_bytes());
-    assert_eq!(Weights::parse(&bytes).expect("parses"), weights);
-    for len in 0..bytes.len() {
-        match Model::from_bytes(&bytes[..len]) {
-            Err(NetError::Truncated { found, .. }) => assert_eq!(found, len),
-            other => panic!("{len} bytes: {other:?}"),
-        }
-    }
+    let bytes = survives_the_file_format(&weights, shape);
     let model = Model::from_bytes(&bytes).expect("reads");
     assert!(model.has_score() && model.has_ownership());
     assert_eq!(model.pooled_blocks(), 2);
