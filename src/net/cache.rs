@@ -7,7 +7,8 @@
 //! point, the suicide rule, the side to move, the moves before it as far as the network
 //! reads them) and of the komi, so a hit gives what an evaluation would. The table is
 //! direct-mapped: a fixed number of slots, each behind its own lock (threads rarely meet on
-//! one), a new entry replacing the old one in its slot. Its memory is fixed when it is made.
+//! one), a new entry replacing the old one in its slot. Its size is fixed when it is made:
+//! the slots fill as the search uses them, and then the memory stays what it is.
 
 use super::{Evaluator, Output};
 use crate::coord::Move;
