@@ -8,7 +8,7 @@
 //!     cargo bench --bench search -- 9 --engine "/usr/games/gnugo --mode gtp --level 10"
 //!     cargo bench --bench search -- 19 --net on          # with the policy network only (off, both)
 //!     cargo bench --bench search -- 19 --net on --param value_mix=1 --param puct=1   # the value
-//!     cargo bench --bench search -- 19 --net weights/judge-19x19.hnet --param value_mix=1
+//!     cargo bench --bench search -- 19 --net weights/judge-19x19.hnet     # a judge: its value at every leaf, PUCT
 //!
 //! The middle-game and endgame positions are games played by the playout policy from a fixed
 //! seed (30 and 60 moves on 9x9, 120 and 250 on 19x19), so they are the same on every run.
@@ -249,14 +249,16 @@ fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options)
     let mut memory = 0;
     let rates: Vec<f64> = (0..o.runs)
         .map(|run| {
+            let shared = || o.net.unwrap_or_else(SharedNet::embedded);
+            let net = net.then(shared);
+            let params = o.params.judged_by(net);
             let config = SearchConfig {
                 threads,
-                params: o.params.search,
+                params: params.search,
                 ..SearchConfig::default()
             };
-            let (params, puct) = (o.params.knowledge, o.params.search.puct.enabled);
-            let shared = || o.net.unwrap_or_else(SharedNet::embedded);
-            let knowledge = Standard::new(params, net.then(shared), puct);
+            let puct = params.search.puct.enabled;
+            let knowledge = Standard::new(params.knowledge, net, puct);
             let mut search = Search::new(config, Arc::new(knowledge), run as u64);
             let budget = Budget {
                 visits: None,

@@ -25,7 +25,7 @@ use hoshi::game::Position;
 use hoshi::knowledge::playout::{self, Forbidden, PlayoutPolicy};
 use hoshi::knowledge::priors::Priors;
 use hoshi::knowledge::PriorWeights;
-use hoshi::net::{features, Model, SharedNet};
+use hoshi::net::{features, Model, NetChoice, SharedNet};
 use hoshi::player::clock::Clock;
 use hoshi::player::rank::RankError;
 use hoshi::player::Setup;
@@ -140,7 +140,7 @@ fn main() -> ExitCode {
     let mut tally = Tally::default();
     let mut played_games = 0;
     let setup = Setup {
-        net: Some(net),
+        net: NetChoice::Given(net),
         ..Setup::default()
     };
     let mut players: Vec<MctsPlayer> = o

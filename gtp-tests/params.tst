@@ -11,7 +11,7 @@
 3 hoshi-param
 #? [.*\n\[string\] prior_even 10\n.*]
 4 hoshi-param
-#? [.*\n\[string\] regression_playouts 10000\n\[string\] judge_playouts 256\n\[string\] judge_search_playouts 2500\n\[string\] judge_net 0]
+#? [.*\n\[string\] regression_playouts 10000\n\[string\] judge_playouts 256\n\[string\] judge_search_playouts 2500\n\[string\] judge_net 0\n\[string\] value_mix auto\n\[string\] puct auto]
 
 10 hoshi-param rave_equivalence 2500
 #? []
@@ -31,6 +31,16 @@
 19 hoshi-param
 #? [.*\n\[bool\] playout_escapes 1\n.*]
 
+# The value's share and PUCT are left to the network (`auto`) until set, and given back.
+22 hoshi-param value_mix 0.5
+23 hoshi-param puct off
+24 hoshi-param
+#? [.*\n\[string\] value_mix 0.5\n\[string\] puct 0]
+25 hoshi-param value_mix auto
+26 hoshi-param puct auto
+27 hoshi-param
+#? [.*\n\[string\] value_mix auto\n\[string\] puct auto]
+
 hoshi-param no_such_parameter 1
 #! [unknown parameter "no_such_parameter"]
 
@@ -48,6 +58,12 @@ hoshi-param expand_after -1
 
 hoshi-param playout_escapes maybe
 #! [playout_escapes takes 1 or 0 \(true or false\), not "maybe"]
+
+hoshi-param value_mix -0.5
+#! [value_mix takes auto or a number from 0 to 1, not "-0\.5"]
+
+hoshi-param puct sometimes
+#! [puct takes auto, 1 or 0 \(true or false\), not "sometimes"]
 
 # The session's settings are read by GTP's own rules: a bad value is a syntax error.
 hoshi-param threads many

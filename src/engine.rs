@@ -7,7 +7,7 @@ use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
 use crate::handicap::HandicapError;
 use crate::knowledge::ownership::{self, Estimate as Ownership};
-use crate::net::SharedNet;
+use crate::net::{NetChoice, SharedNet};
 use crate::player::clock::{Clock, TimeControl};
 use crate::player::judge::{self, JUDGE_SEED};
 use crate::player::size_class::SizeClass;
@@ -51,7 +51,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             player: Setup {
-                net: Some(SharedNet::embedded()),
+                net: NetChoice::BuiltIn,
                 ..Setup::default()
             },
             rules: Ruleset::FRENCH,
@@ -411,7 +411,7 @@ impl Engine {
             let judged = CachedStatus::of(
                 &self.game,
                 &self.settings.player.params,
-                self.settings.player.net,
+                self.settings.player.net.for_board(self.game.size()),
             );
             let status = judged.status;
             *self.judged.borrow_mut() = Some(judged);
@@ -483,7 +483,7 @@ impl Engine {
     /// with a value head the side to move's winning chances by the game's komi and handicap
     /// bonus. `None` when hoshi plays without a network.
     pub fn network_view(&self) -> Option<NetworkView> {
-        let net = self.settings.player.net?;
+        let net = self.settings.player.net.for_board(self.game.size())?;
         let color = self.game.to_move();
         let output = net.evaluate_game(&self.game);
         let geometry = self.game.board().geometry();

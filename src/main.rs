@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use hoshi::engine::{Engine, Settings};
-use hoshi::net::{Model, NetError, SharedNet};
+use hoshi::net::{Model, NetChoice, NetError, SharedNet};
 use hoshi::parse;
 use hoshi::player::size_class::SizeClass;
 use hoshi::player::{self, Level, Params, Rank, Setup};
@@ -120,10 +120,11 @@ struct Cli {
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
     params: Vec<(String, String)>,
 
-    /// The network whose judgement guides the search (a `.hnet` file: its policy as the
-    /// search's priors, its value where the parameters ask), or `none` to search without
-    /// one [default: the network built into hoshi, trained on 9-dan games]. Beginner and
-    /// intermediate take its advice on 19x19 only. `--policy-net` is the same option.
+    /// The network whose judgement guides the search on every board (a `.hnet` file: its
+    /// policy as the search's priors; a judge's value, score and ownership at every leaf), or
+    /// `none` to search without one [default: the networks built into hoshi: a judge of
+    /// their own on 9x9 and 13x13, the network trained on 9-dan games elsewhere]. Beginner
+    /// and intermediate take its advice on 19x19 only. `--policy-net` is the same option.
     #[arg(long, value_name = "FILE|none", alias = "policy-net")]
     net: Option<PathBuf>,
 }
@@ -196,16 +197,16 @@ impl Cli {
         params
     }
 
-    /// The network `--net` names: the embedded one by default, none for `none`.
-    fn net(&self) -> Result<Option<SharedNet>, NetError> {
+    /// The networks `--net` names: the built-in ones by default, none for `none`.
+    fn net(&self) -> Result<NetChoice, NetError> {
         match &self.net {
-            None => Ok(Some(SharedNet::embedded())),
-            Some(path) if path.as_os_str() == "none" => Ok(None),
-            Some(path) => Ok(Some(SharedNet::new(Model::load(path)?))),
+            None => Ok(NetChoice::BuiltIn),
+            Some(path) if path.as_os_str() == "none" => Ok(NetChoice::Off),
+            Some(path) => Ok(NetChoice::Given(SharedNet::new(Model::load(path)?))),
         }
     }
 
-    fn settings(&self, net: Option<SharedNet>) -> Settings {
+    fn settings(&self, net: NetChoice) -> Settings {
         let player = Setup {
             rank: self.rank.unwrap_or(self.level.rank()),
             threads: self.threads.map_or_else(
@@ -299,7 +300,7 @@ fn main() -> ExitCode {
     for (key, value) in &cli.params {
         log::info!("parameter {key} = {value}");
     }
-    match &settings.player.net {
+    match settings.player.net.for_board(settings.size) {
         Some(net) => log::info!("{net:?}"),
         None => log::info!("no network"),
     }

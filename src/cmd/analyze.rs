@@ -16,7 +16,7 @@ use crate::board::Illegal;
 use crate::coord::{Color, Move};
 use crate::game::{Game, Turn};
 use crate::knowledge::Standard;
-use crate::net::SharedNet;
+use crate::net::{NetChoice, SharedNet};
 use crate::parse;
 use crate::player::Params;
 use crate::rules::Ruleset;
@@ -146,7 +146,7 @@ impl fmt::Display for ReviewError {
 impl std::error::Error for ReviewError {}
 
 /// Runs `hoshi analyze`; failures are one line on stderr and a failing exit status.
-pub fn command(args: &AnalyzeArgs, net: Option<SharedNet>, params: &Params) -> ExitCode {
+pub fn command(args: &AnalyzeArgs, net: NetChoice, params: &Params) -> ExitCode {
     match run(args, net, params) {
         Ok(path) => {
             eprintln!("hoshi analyze: wrote {}", path.display());
@@ -162,20 +162,20 @@ pub fn command(args: &AnalyzeArgs, net: Option<SharedNet>, params: &Params) -> E
 /// Reviews the game of `args.file` and writes the annotated file; returns its path.
 /// Nothing is written unless the whole game could be read and reviewed. The review searches
 /// with the player's tuning (`--param`) and, where that tuning judges the leaves with the
-/// network (`value_mix` above 0, a network with a value head), with the network (`--net`): its
-/// policy, value, score lead and ownership. Otherwise it judges by playouts and the hand-made
-/// priors alone, whose verdicts the mistake threshold ([`MISTAKE`]) was set for.
-pub fn run(
-    args: &AnalyzeArgs,
-    net: Option<SharedNet>,
-    params: &Params,
-) -> Result<PathBuf, ReviewError> {
+/// board's network (`value_mix` above 0, a network with a value head: a judge by default),
+/// with the network (`--net`): its policy, value, score lead and ownership. Otherwise it
+/// judges by playouts and the hand-made priors alone, whose verdicts the mistake threshold
+/// ([`MISTAKE`]) was set for.
+pub fn run(args: &AnalyzeArgs, net: NetChoice, params: &Params) -> Result<PathBuf, ReviewError> {
     let (record, game) = load(args)?;
     let out = output_path(args)?;
     let plan = Plan::new(args, game.size());
     eprintln!("hoshi analyze: {}", plan.describe(&game));
-    let judges = |n: &SharedNet| n.heads().value && params.knowledge.value.mix > 0.0;
+    let net = net.for_board(game.size());
+    let judges =
+        |n: &SharedNet| n.heads().value && params.judged_by(Some(*n)).knowledge.value.mix > 0.0;
     let net = net.filter(judges);
+    let params = &params.judged_by(net);
     if let Some(net) = net {
         eprintln!("hoshi analyze: {net:?} judges the leaves");
     }

@@ -585,10 +585,12 @@ const MAX_THREADS: usize = 256;
 /// network has a value head (an entry that can only fail has no place in a menu).
 fn gogui_analyze_commands(engine: &mut Engine, args: &[String]) -> Reply {
     args::exactly::<0>(args)?;
+    let size = engine.game().size();
     let value = engine
         .settings()
         .player
         .net
+        .for_board(size)
         .is_some_and(|net| net.heads().value);
     let entries: Vec<&str> = gogui::MENU
         .iter()

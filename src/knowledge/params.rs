@@ -188,7 +188,8 @@ pub struct NetPrior {
 /// (Leela Zero, KataGo), and no playout is played.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NetValue {
-    /// The network's share `mix` of a leaf's evaluation, from 0 to 1.
+    /// The network's share `mix` of a leaf's evaluation, from 0 to 1 (the player sets it
+    /// by the network: `player::PlayerParams::value_mix`).
     pub mix: f64,
     /// Evaluations kept by position (Leela Zero's `NNCache`), shared by a search's threads
     /// and kept from one move to the next: a leaf's evaluation gives the policy of its

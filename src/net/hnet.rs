@@ -11,10 +11,29 @@ use std::sync::Arc;
 /// self-contained file (`weights/policy.hnet`).
 const EMBEDDED: &[u8] = include_bytes!("../../weights/policy.hnet");
 
+/// The judges built in beside it, each for the one board it learnt
+/// (`weights/judge-9x9.hnet`, `weights/judge-13x13.hnet`: docs/policy-net.md).
+const EMBEDDED_JUDGES: [(usize, &[u8]); 2] = [
+    (9, include_bytes!("../../weights/judge-9x9.hnet")),
+    (13, include_bytes!("../../weights/judge-13x13.hnet")),
+];
+
 /// The embedded network.
 pub fn embedded() -> Model {
     // The file is part of the build, and a test reads it.
     Model::from_bytes(EMBEDDED).expect("the embedded network reads")
+}
+
+/// The sizes of the boards that have an embedded judge of their own ([`embedded_judge`]).
+pub fn judged_sizes() -> impl Iterator<Item = usize> {
+    EMBEDDED_JUDGES.iter().map(|&(size, _)| size)
+}
+
+/// The embedded judge of `size`×`size` boards, if there is one.
+pub fn embedded_judge(size: usize) -> Option<Model> {
+    let (_, bytes) = EMBEDDED_JUDGES.iter().find(|&&(s, _)| s == size)?;
+    // The files are part of the build, and a test reads them.
+    Some(Model::from_bytes(bytes).expect("an embedded judge reads"))
 }
 
 impl Network for Model {

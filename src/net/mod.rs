@@ -47,6 +47,16 @@ pub struct Heads {
     pub ownership: bool,
 }
 
+impl Heads {
+    /// Whether the network is a judge: a value and a score lead, which only the networks
+    /// learnt from a teacher's verdicts have (docs/policy-net.md, "A judgement learnt from
+    /// the teacher"). A judge's value is good enough to judge every leaf alone, where a
+    /// value learnt from the games' results was not (docs/benchmarks.md).
+    pub fn judge(&self) -> bool {
+        self.value && self.score_lead
+    }
+}
+
 /// A network: made once, shared by every thread through [`SharedNet`].
 pub trait Network: Send + Sync {
     /// The network in a few words, for the log and `hoshi --help`'s users.
@@ -100,6 +110,18 @@ impl SharedNet {
         *NET.get_or_init(|| SharedNet::new(hnet::embedded()))
     }
 
+    /// The embedded judge of `size`×`size` boards, read once per process
+    /// ([`hnet::embedded_judge`]); `None` for a board that has none.
+    pub fn embedded_judge(size: usize) -> Option<SharedNet> {
+        static NETS: OnceLock<Vec<(usize, SharedNet)>> = OnceLock::new();
+        let nets = NETS.get_or_init(|| {
+            hnet::judged_sizes()
+                .filter_map(|s| Some((s, SharedNet::new(hnet::embedded_judge(s)?))))
+                .collect()
+        });
+        nets.iter().find(|&&(s, _)| s == size).map(|&(_, net)| net)
+    }
+
     pub fn network(&self) -> &'static dyn Network {
         self.0
     }
@@ -130,6 +152,45 @@ impl SharedNet {
     }
 }
 
+/// The networks the engine plays with (`--net`): the built-in ones, one given for every
+/// board, or none. Copied into every setting that needs one; [`NetChoice::for_board`] names
+/// the network of a board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NetChoice {
+    /// The network built for 19x19 ([`SharedNet::embedded`]) on every board but those with
+    /// an embedded judge of their own ([`SharedNet::embedded_judge`]: 9x9, 13x13), which
+    /// each judged its board better than the 19x19 networks (docs/benchmarks.md).
+    BuiltIn,
+    /// This network on every board (`--net FILE`).
+    Given(SharedNet),
+    /// No network (`--net none`): the priors and the playouts alone.
+    Off,
+}
+
+impl NetChoice {
+    /// The network for a `size`×`size` board.
+    pub fn for_board(self, size: usize) -> Option<SharedNet> {
+        match self {
+            NetChoice::BuiltIn => {
+                Some(SharedNet::embedded_judge(size).unwrap_or_else(SharedNet::embedded))
+            }
+            NetChoice::Given(net) => Some(net),
+            NetChoice::Off => None,
+        }
+    }
+
+    /// Whether there is a network on any board.
+    pub fn is_on(self) -> bool {
+        self != NetChoice::Off
+    }
+}
+
+impl From<Option<SharedNet>> for NetChoice {
+    fn from(net: Option<SharedNet>) -> NetChoice {
+        net.map_or(NetChoice::Off, NetChoice::Given)
+    }
+}
+
 impl PartialEq for SharedNet {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::addr_eq(self.0, other.0)
@@ -139,5 +200,38 @@ impl PartialEq for SharedNet {
 impl fmt::Debug for SharedNet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0.describe())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-in networks: 9x9 and 13x13 each have a judge of their own (a value, a
+    /// score lead and ownership), every other board the network built for 19x19 (a value,
+    /// no score); `--net FILE` gives one network to every board, `--net none` none.
+    #[test]
+    fn each_board_takes_its_own_built_in_network() {
+        let judge = |size| NetChoice::BuiltIn.for_board(size).map(|n| n.heads());
+        let judges = Heads {
+            value: true,
+            score_lead: true,
+            ownership: true,
+        };
+        assert_eq!(judge(9), Some(judges));
+        assert_eq!(judge(13), Some(judges));
+        for size in [2, 7, 11, 19, 25] {
+            assert_eq!(judge(size).map(|h| h.judge()), Some(false), "{size}x{size}");
+            assert_eq!(
+                NetChoice::BuiltIn.for_board(size),
+                Some(SharedNet::embedded())
+            );
+        }
+        assert_ne!(SharedNet::embedded_judge(9), SharedNet::embedded_judge(13));
+        assert_eq!(SharedNet::embedded_judge(9), SharedNet::embedded_judge(9));
+        let given = NetChoice::Given(SharedNet::embedded());
+        assert_eq!(given.for_board(9), Some(SharedNet::embedded()));
+        assert_eq!(NetChoice::Off.for_board(9), None);
+        assert!(!NetChoice::Off.is_on() && given.is_on());
     }
 }

@@ -12,7 +12,7 @@ use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
 use crate::knowledge::{Knowledge, Standard};
-use crate::net::SharedNet;
+use crate::net::{NetChoice, SharedNet};
 use crate::search::{Budget, Search, SearchConfig, SearchResult, Watch};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -41,9 +41,9 @@ pub struct Setup {
     pub max_memory: usize,
     /// Every tuning knob (`--param`, `hoshi-param`), at every rank.
     pub params: Params,
-    /// The network (`--net`), at the ranks and sizes that take its advice
-    /// ([`Rung::network`]) and in analysis; `None` to play without one.
-    pub net: Option<SharedNet>,
+    /// The networks (`--net`), each board's at the ranks that take its advice
+    /// ([`Rung::network`]) and in analysis.
+    pub net: NetChoice,
     /// The first moves of a game are drawn among the good candidates by their playouts
     /// (temperature 1), whatever the rank: self-play's games must differ from one another
     /// (AlphaGo Zero draws its first 30 moves so). 0 for none.
@@ -60,7 +60,7 @@ impl Default for Setup {
             time: None,
             max_memory: 2 << 30,
             params: Params::default(),
-            net: None,
+            net: NetChoice::Off,
             opening_moves: 0,
         }
     }
@@ -91,9 +91,9 @@ impl MctsPlayer {
     pub fn new(setup: Setup, seed: u64) -> MctsPlayer {
         let size = 19; // GTP's default board, until a game says otherwise (`fit_to`)
         let rung = SizeClass::of(size).rung(setup.rank);
-        let net = playing_net(&setup, &rung);
+        let net = playing_net(&setup, &rung, size);
         let made = standard_knowledge(&setup, net);
-        let config = search_config(&setup, playing_threads(&setup, &rung));
+        let config = search_config(&setup, net, playing_threads(&setup, &rung));
         let search = Search::new(config, Arc::clone(&made), seed);
         MctsPlayer {
             setup,
@@ -134,16 +134,18 @@ impl MctsPlayer {
 
     /// The search's settings for a move ([`playing_threads`]).
     fn playing_config(&self) -> SearchConfig {
-        self.config(playing_threads(&self.setup, &self.rung))
-    }
-
-    fn config(&self, threads: usize) -> SearchConfig {
-        search_config(&self.setup, threads)
+        let net = playing_net(&self.setup, &self.rung, self.size);
+        search_config(&self.setup, net, playing_threads(&self.setup, &self.rung))
     }
 
     /// The knowledge the rank plays with: the network's advice only where the rung takes it.
     fn playing_knowledge(&mut self) -> Arc<dyn Knowledge> {
-        self.knowledge(playing_net(&self.setup, &self.rung))
+        self.knowledge(playing_net(&self.setup, &self.rung, self.size))
+    }
+
+    /// The board's network, whatever the rank: analysis's, the dead-stone judge's.
+    fn board_net(&self) -> Option<SharedNet> {
+        self.setup.net.for_board(self.size)
     }
 
     /// The standard knowledge with `net`, made once and kept with its cache of network
@@ -212,7 +214,9 @@ impl MctsPlayer {
             time: None,
         };
         let knowledge = self.playing_knowledge();
-        let mut search = Search::new(self.config(1), knowledge, REGRESSION_SEED);
+        let net = playing_net(&self.setup, &self.rung, self.size);
+        let config = search_config(&self.setup, net, 1);
+        let mut search = Search::new(config, knowledge, REGRESSION_SEED);
         let mut rng = SmallRng::seed_from_u64(REGRESSION_SEED ^ game.board().hash());
         let big_chain = self.params().player.sight_chain as usize;
         let seen = strength::seen_moves(game, color, self.sight(), big_chain, &mut rng);
@@ -362,22 +366,23 @@ fn playing_threads(setup: &Setup, rung: &Rung) -> usize {
     }
 }
 
-/// The network `rung` plays with: only where it takes the network's advice.
-fn playing_net(setup: &Setup, rung: &Rung) -> Option<SharedNet> {
-    setup.net.filter(|_| rung.network)
+/// The network `rung` plays with on a `size`×`size` board: only where it takes the
+/// network's advice.
+fn playing_net(setup: &Setup, rung: &Rung, size: usize) -> Option<SharedNet> {
+    setup.net.for_board(size).filter(|_| rung.network)
 }
 
 /// The standard knowledge of `setup`'s tuning with `net`.
 fn standard_knowledge(setup: &Setup, net: Option<SharedNet>) -> Arc<dyn Knowledge> {
-    let params = &setup.params;
+    let params = setup.params.judged_by(net);
     let puct = params.search.puct.enabled;
     Arc::new(Standard::new(params.knowledge, net, puct))
 }
 
-/// The search's settings of `setup` on `threads` threads.
-fn search_config(setup: &Setup, threads: usize) -> SearchConfig {
+/// The search's settings of `setup` with `net` on `threads` threads.
+fn search_config(setup: &Setup, net: Option<SharedNet>, threads: usize) -> SearchConfig {
     SearchConfig {
-        params: setup.params.search,
+        params: setup.params.judged_by(net).search,
         threads: threads.max(1),
         max_memory: setup.max_memory,
     }
@@ -511,8 +516,10 @@ impl Player for MctsPlayer {
     /// the user is studying, or the time is the opponent's.
     fn think(&mut self, game: &Game, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
         self.fit_to(game.size());
-        self.search.set_config(self.config(self.setup.threads));
-        let knowledge = self.knowledge(self.setup.net);
+        let net = self.board_net();
+        self.search
+            .set_config(search_config(&self.setup, net, self.setup.threads));
+        let knowledge = self.knowledge(net);
         self.search.set_knowledge(knowledge);
         self.search.set_root_moves(None);
         let result = self
@@ -541,7 +548,7 @@ impl Player for MctsPlayer {
         // opponent does; with none left to take it plays like `genmove`. In every mode a
         // pass gives way to the move of a race still open.
         let targets = if mode == Mode::Cleanup {
-            cleanup_points(game, color, self.params(), self.setup.net)
+            cleanup_points(game, color, self.params(), self.board_net())
         } else {
             Vec::new()
         };
@@ -549,7 +556,7 @@ impl Player for MctsPlayer {
             && if mode == Mode::Cleanup {
                 opponent_passed(game, color)
             } else {
-                passing_wins(game, color, self.params(), self.setup.net)
+                passing_wins(game, color, self.params(), self.board_net())
             };
         if done {
             return Choice::Move(pass_or_race(game, color));
@@ -632,6 +639,30 @@ mod tests {
 
     fn with_rank(setup: Setup, rank: Rank) -> Setup {
         Setup { rank, ..setup }
+    }
+
+    /// With the built-in networks, expert plays 9x9 and 13x13 with the board's judge at
+    /// every leaf and PUCT, 19x19 with the network built for it and RAVE; the ranks under
+    /// expert on the small boards take no network at all.
+    #[test]
+    fn expert_plays_each_board_with_its_own_network() {
+        let setup = Setup {
+            net: NetChoice::BuiltIn,
+            ..Setup::default()
+        };
+        for (size, judge) in [(9, true), (13, true), (19, false)] {
+            let mut player = MctsPlayer::new(setup, 1);
+            player.fit_to(size);
+            let net = playing_net(&player.setup, &player.rung, size);
+            assert_eq!(net.map(|n| n.heads().judge()), Some(judge), "{size}x{size}");
+            assert_eq!(player.playing_config().params.puct.enabled, judge);
+            let settled = player.setup.params.judged_by(net);
+            assert_eq!(settled.knowledge.value.mix, if judge { 1.0 } else { 0.0 });
+        }
+        let mut player = MctsPlayer::new(with_rank(setup, Rank::dan(8)), 1);
+        player.fit_to(9);
+        assert_eq!(playing_net(&player.setup, &player.rung, 9), None);
+        assert!(!player.playing_config().params.puct.enabled);
     }
 
     /// `reg_genmove` depends on the position only: players with different seeds, asked
@@ -746,7 +777,7 @@ mod tests {
     #[test]
     fn a_level_searches_the_budget_of_the_board_it_plays_on() {
         let setup = Setup {
-            net: Some(crate::net::SharedNet::embedded()),
+            net: NetChoice::BuiltIn,
             ..Setup::default()
         };
         let mut player = MctsPlayer::new(with_rank(setup, Level::Intermediate.rank()), 5);
@@ -756,7 +787,7 @@ mod tests {
             player.choose(&game, Color::Black, Mode::Play, &clock);
             let searched = player.last_search().map(|r| r.visits);
             assert_eq!(searched, Some(playouts), "{size}x{size}");
-            let networked = player.rung.network && player.setup.net.is_some();
+            let networked = playing_net(&player.setup, &player.rung, size).is_some();
             assert_eq!(networked, network, "{size}x{size}");
         }
     }
@@ -768,7 +799,7 @@ mod tests {
     #[test]
     fn the_weakest_rank_neither_crawls_on_the_edge_nor_fills_its_eyes() {
         let setup = Setup {
-            net: Some(crate::net::SharedNet::embedded()),
+            net: NetChoice::BuiltIn,
             ..Setup::default()
         };
         let clock = Clock::default();

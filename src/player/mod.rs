@@ -25,7 +25,7 @@ use std::fmt;
 use std::time::Duration;
 
 pub use mcts::{MctsPlayer, Setup};
-pub use params::{Params, PlayerParams};
+pub use params::{Auto, Params, PlayerParams};
 pub use random::RandomPlayer;
 pub use rank::Rank;
 

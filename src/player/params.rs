@@ -6,6 +6,7 @@
 //! table.
 
 use crate::knowledge::KnowledgeParams;
+use crate::net::SharedNet;
 use crate::search::SearchParams;
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -82,6 +83,18 @@ pub struct PlayerParams {
     /// has an ownership head) against the searches' in the verdict on each chain, from 0
     /// (the searches alone) to 1 (the network alone: the searches are not run).
     pub judge_net: f64,
+    /// The network's share of a leaf's evaluation (`knowledge::NetValue::mix`), or
+    /// [`Auto`]: 1 with a judge ([`crate::net::Heads::judge`]: a value and a score lead
+    /// learnt from a teacher), which judges every leaf alone as KataGo's networks do, 0
+    /// with any other network, whose value learnt from games' results loses to the
+    /// playouts (docs/benchmarks.md, "PUCT against RAVE, and the value against the
+    /// playouts"). [`Params::judged_by`] settles it for a network.
+    pub value_mix: Auto<f64>,
+    /// Whether the search selects by PUCT (`search::Puct::enabled`), or [`Auto`]: with a
+    /// judge, since with a network value at every leaf PUCT beat RAVE 18 of 20 on 9x9
+    /// (docs/benchmarks.md, "PUCT against RAVE, and the value against the playouts");
+    /// RAVE otherwise.
+    pub puct: Auto<bool>,
 }
 
 impl Default for PlayerParams {
@@ -102,7 +115,35 @@ impl Default for PlayerParams {
             judge_playouts: 256,
             judge_search_playouts: 2_500,
             judge_net: 0.0,
+            value_mix: Auto(None),
+            puct: Auto(None),
         }
+    }
+}
+
+/// A knob left to what the network is until it is set ([`PlayerParams::value_mix`],
+/// [`PlayerParams::puct`]): `auto` leaves it, a value sets it.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Auto<T>(pub Option<T>);
+
+impl<T: Copy> Auto<T> {
+    /// The value set, else `auto`'s.
+    pub fn or(self, auto: T) -> T {
+        self.0.unwrap_or(auto)
+    }
+}
+
+impl Params {
+    /// These settings for a search with `net` (none: the playouts): the knobs left to the
+    /// network ([`Auto`]) settled, a judge judging every leaf with PUCT and any other
+    /// network advising the priors. Every search that meets a network takes its knobs
+    /// from here.
+    pub fn judged_by(&self, net: Option<SharedNet>) -> Params {
+        let judge = net.is_some_and(|n| n.heads().judge());
+        let mut params = *self;
+        params.knowledge.value.mix = self.player.value_mix.or(if judge { 1.0 } else { 0.0 });
+        params.search.puct.enabled = self.player.puct.or(judge);
+        params
     }
 }
 
@@ -217,6 +258,8 @@ pub enum Kind {
     Count,
     /// On or off: `1`/`0`, `true`/`false`, `on`/`off` when set, `1`/`0` when listed.
     Switch,
+    /// `auto` (left to the network, [`Auto`]) or a number or a switch.
+    Auto,
 }
 
 impl Params {
@@ -366,6 +409,51 @@ impl Value for Option<f64> {
     }
 }
 
+/// `auto`, or a number (of at least 0: every such knob's range starts at 0 or above).
+impl Value for Auto<f64> {
+    const KIND: Kind = Kind::Auto;
+
+    fn parse(text: &str) -> Option<Auto<f64>> {
+        match text {
+            "auto" => Some(Auto(None)),
+            _ => f64::parse(text)
+                .filter(|&x| x >= 0.0)
+                .map(|x| Auto(Some(x))),
+        }
+    }
+
+    fn show(self) -> String {
+        self.0.map_or_else(|| "auto".to_string(), f64::show)
+    }
+
+    fn expected(range: &RangeInclusive<Auto<f64>>) -> String {
+        match range.end().0 {
+            Some(hi) => format!("auto or a number from 0 to {hi}"),
+            None => "auto".to_string(),
+        }
+    }
+}
+
+/// `auto`, or on or off.
+impl Value for Auto<bool> {
+    const KIND: Kind = Kind::Auto;
+
+    fn parse(text: &str) -> Option<Auto<bool>> {
+        match text {
+            "auto" => Some(Auto(None)),
+            _ => bool::parse(text).map(|on| Auto(Some(on))),
+        }
+    }
+
+    fn show(self) -> String {
+        self.0.map_or_else(|| "auto".to_string(), bool::show)
+    }
+
+    fn expected(_: &RangeInclusive<Auto<bool>>) -> String {
+        "auto, 1 or 0 (true or false)".to_string()
+    }
+}
+
 /// Any number (of at least 0 where the range says so).
 const AT_LEAST_0: RangeInclusive<f64> = 0.0..=f64::INFINITY;
 /// A number above 0.
@@ -376,6 +464,10 @@ const SHARE: RangeInclusive<f64> = 0.0..=1.0;
 const OPTIONAL_SHARE: RangeInclusive<Option<f64>> = None..=Some(1.0);
 /// Left to the rank (0), or any number above 0.
 const OPTIONAL_AT_LEAST_0: RangeInclusive<Option<f64>> = None..=Some(f64::INFINITY);
+/// Left to the network, or a share (`auto` orders first; negative numbers do not read).
+const AUTO_SHARE: RangeInclusive<Auto<f64>> = Auto(None)..=Auto(Some(1.0));
+/// Left to the network, or on or off.
+const AUTO_SWITCH: RangeInclusive<Auto<bool>> = Auto(None)..=Auto(Some(true));
 
 /// The table of the parameters: `"key" => field.path in range;`, in the order of the
 /// struct's fields. The one place that names them.
@@ -443,11 +535,9 @@ table! {
     "net_min_size" => knowledge.net.min_size in 2..=usize::MAX;
     "net_floor" => knowledge.net.floor in SHARE;
     "net_value_games" => knowledge.net.value_games in AT_LEAST_0;
-    "value_mix" => knowledge.value.mix in SHARE;
     "net_cache" => knowledge.value.cache in 1..=usize::MAX;
     "score_utility" => knowledge.value.score_utility in SHARE;
     "score_scale" => knowledge.value.score_scale in ABOVE_0;
-    "puct" => search.puct.enabled in false..=true;
     "puct_exploration" => search.puct.exploration in AT_LEAST_0;
     "puct_fpu_reduction" => search.puct.fpu_reduction in AT_LEAST_0;
     "reuse_shift" => search.reuse_shift in AT_LEAST_0;
@@ -478,6 +568,8 @@ table! {
     "judge_playouts" => player.judge_playouts in 1..=u32::MAX;
     "judge_search_playouts" => player.judge_search_playouts in 1..=u64::MAX;
     "judge_net" => player.judge_net in SHARE;
+    "value_mix" => player.value_mix in AUTO_SHARE;
+    "puct" => player.puct in AUTO_SWITCH;
 }
 
 #[cfg(test)]
@@ -510,6 +602,7 @@ mod tests {
             let mut params = defaults;
             let other = match Params::kind(key).unwrap() {
                 Kind::Switch => if value == "1" { "0" } else { "1" }.to_string(),
+                Kind::Auto => "1".to_string(),
                 Kind::Count => (value.parse::<u64>().unwrap() + 1).to_string(),
                 Kind::Number => {
                     let x: f64 = value.parse().unwrap();
@@ -601,5 +694,35 @@ mod tests {
             params.set("point_loss", "x").unwrap_err().to_string(),
             "point_loss takes 0 (left to the rank) or a number above 0, not \"x\""
         );
+    }
+
+    /// A judge judges every leaf with PUCT and any other network mixes nothing in, unless
+    /// the knob is set; without a network nothing changes.
+    #[test]
+    fn the_knobs_left_to_the_network_follow_it() {
+        use crate::net::SharedNet;
+        let judge = SharedNet::embedded_judge(9);
+        let policy = Some(SharedNet::embedded());
+        let mut params = Params::default();
+        let settled = |p: &Params, net| {
+            let p = p.judged_by(net);
+            (p.knowledge.value.mix, p.search.puct.enabled)
+        };
+        assert_eq!(settled(&params, judge), (1.0, true));
+        assert_eq!(settled(&params, policy), (0.0, false));
+        assert_eq!(settled(&params, None), (0.0, false));
+        params.set("value_mix", "0.5").unwrap();
+        assert_eq!(settled(&params, judge), (0.5, true));
+        params.set("puct", "0").unwrap();
+        assert_eq!(settled(&params, judge), (0.5, false));
+        params.set("puct", "on").unwrap();
+        assert_eq!(settled(&params, policy), (0.5, true));
+        params.set("value_mix", "auto").unwrap();
+        assert_eq!(params.player.value_mix, Auto(None));
+        assert_eq!(settled(&params, judge), (1.0, true));
+        assert!(params.set("value_mix", "-1").is_err());
+        assert!(params.set("value_mix", "1.5").is_err());
+        assert_eq!(params.get("value_mix").unwrap(), "auto");
+        assert_eq!(params.get("puct").unwrap(), "1");
     }
 }

@@ -84,7 +84,8 @@ impl Default for SearchParams {
 /// under `knowledge::NetPrior::min_size`, `--net none`) select by RAVE all the same.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Puct {
-    /// Whether selection follows PUCT where the network plays.
+    /// Whether selection follows PUCT where the network plays (the player sets it by the
+    /// network: `player::PlayerParams::puct`).
     pub enabled: bool,
     /// The exploration constant (Leela Zero's `cfg_puct`, for win rates from 0 to 1).
     pub exploration: f64,

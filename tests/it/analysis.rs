@@ -570,6 +570,8 @@ impl Screen {
 #[test]
 fn a_networks_value_score_and_ownership_reach_kata_analyze() {
     use hoshi::engine::{Engine, Settings};
+    use hoshi::net::NetChoice;
+    use hoshi::player::Auto;
     let (feed, pieces) = std::sync::mpsc::channel::<Vec<u8>>();
     let screen = Screen::default();
     let output = screen.clone();
@@ -580,9 +582,9 @@ fn a_networks_value_score_and_ownership_reach_kata_analyze() {
             ..Settings::default()
         };
         settings.player.threads = 1;
-        settings.player.net = Some(hoshi::net::SharedNet::new(Oracle));
-        settings.player.params.knowledge.value.mix = 1.0;
-        settings.player.params.search.puct.enabled = true;
+        settings.player.net = NetChoice::Given(hoshi::net::SharedNet::new(Oracle));
+        settings.player.params.player.value_mix = Auto(Some(1.0));
+        settings.player.params.player.puct = Auto(Some(true));
         let mut engine = Engine::new(settings);
         let input = Feed {
             pieces,

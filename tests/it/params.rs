@@ -122,10 +122,12 @@ fn tree_nodes_after_thinking(engine: &mut Engine) -> usize {
 
 /// With an expansion threshold no leaf reaches, the tree is the root and its children only
 /// (81 points and a pass on the empty 9x9 board): the parameter set through GTP reaches the
-/// search the player runs.
+/// search the player runs. The playouts judge the leaves (`value_mix 0`, itself set through
+/// GTP): a network's value at a leaf expands it at its second visit, whatever the threshold.
 #[test]
 fn a_parameter_set_through_gtp_reaches_the_search() {
     let mut engine = engine();
+    common::gtp_answers(&mut engine, "hoshi-param value_mix 0\n");
     assert!(tree_nodes_after_thinking(&mut engine) > 200);
     common::gtp_answers(&mut engine, "hoshi-param expand_after 1000000000\n");
     assert_eq!(tree_nodes_after_thinking(&mut engine), 1 + 82);

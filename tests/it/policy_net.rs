@@ -211,7 +211,7 @@ fn the_embedded_network_opens_in_the_corners() {
 #[test]
 fn without_a_network_hoshi_policy_fails_cleanly() {
     let mut settings = hoshi::engine::Settings::default();
-    settings.player.net = None;
+    settings.player.net = hoshi::net::NetChoice::Off;
     let mut engine = hoshi::engine::Engine::new(settings);
     let answers = crate::common::gtp_answers(
         &mut engine,

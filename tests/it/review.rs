@@ -26,27 +26,38 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn analyze(args: &[&str]) -> Output {
+    analyze_with(&[], args)
+}
+
+/// `hoshi OPTIONS analyze ARGS`: the engine's options (`--net`) come before the subcommand.
+fn analyze_with(options: &[&str], args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hoshi"))
+        .args(options)
         .arg("analyze")
         .args(args)
         .output()
         .expect("hoshi runs")
 }
 
-/// Reviews `game` (written to `dir/game.sgf`) cheaply and reproducibly; returns the
-/// annotated text.
+/// Reviews `game` (written to `dir/game.sgf`) cheaply and reproducibly, with the playouts
+/// judging (`--net none`: the review's mistake threshold was set for their verdicts);
+/// returns the annotated text.
 fn review(dir: &Path, game: &str, playouts: &str) -> String {
+    review_with(dir, game, playouts, "none")
+}
+
+/// The same with the network `net` (`builtin`: hoshi's own for the board).
+fn review_with(dir: &Path, game: &str, playouts: &str, net: &str) -> String {
     let input = dir.join("game.sgf");
     fs::write(&input, game).expect("game written");
-    let out = analyze(&[
-        input.to_str().expect("path"),
-        "--playouts",
-        playouts,
-        "--threads",
-        "1",
-        "--seed",
-        "1",
-    ]);
+    let args = [input.to_str().expect("path"), "--playouts", playouts];
+    let args = [&args[..], &["--threads", "1", "--seed", "1"]].concat();
+    let options = if net == "builtin" {
+        vec![]
+    } else {
+        vec!["--net", net]
+    };
+    let out = analyze_with(&options, &args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "hoshi analyze failed:\n{stderr}");
     assert!(out.stdout.is_empty(), "stdout is not for progress");
@@ -175,6 +186,28 @@ fn every_move_gets_a_win_rate_and_a_comment_and_the_blunder_is_flagged() {
         property(&nodes[0], "SBKV").is_some(),
         "start position's win rate"
     );
+    fs::remove_dir_all(&dir).ok();
+}
+
+/// The built-in 9x9 judge reviews the same game with its value at every leaf: it counts the
+/// 1-1 point as a loss of ground, after which White leads by more than the two stones.
+#[test]
+fn the_judge_sees_the_blunder_too() {
+    let dir = scratch("judge");
+    let text = review_with(&dir, BLUNDER_GAME, "1000", "builtin");
+    let nodes = nodes(&text);
+    assert_eq!(nodes.len(), 13, "{text}");
+    let comment = property(&nodes[BLUNDER], "C").unwrap_or_default();
+    let number_after = |marker: &str, end: char| -> f64 {
+        comment
+            .split(marker)
+            .nth(1)
+            .and_then(|rest| rest.split(end).next())
+            .and_then(|x| x.parse().ok())
+            .unwrap_or_else(|| panic!("no {marker:?} in {comment}"))
+    };
+    assert!(number_after("played A9 (", '%') < -2.0, "{comment}");
+    assert!(number_after("· W+", ' ') > 10.0, "{comment}");
     fs::remove_dir_all(&dir).ok();
 }
 

@@ -6,7 +6,7 @@
 use crate::policy_net::{assert_logits, load_fixture};
 use hoshi::coord::{Color, Move};
 use hoshi::game::{Game, Position};
-use hoshi::net::{features, Output, SharedNet};
+use hoshi::net::{features, NetChoice, Output, SharedNet};
 use hoshi::rules::Ruleset;
 use std::sync::Arc;
 
@@ -127,7 +127,7 @@ fn hoshi_evaluate_shows_the_value_of_the_position() {
         settings.player.net = net;
         settings
     };
-    let mut engine = hoshi::engine::Engine::new(settings(Some(net)));
+    let mut engine = hoshi::engine::Engine::new(settings(NetChoice::Given(net)));
     let answers = crate::common::gtp_answers(
         &mut engine,
         "boardsize 9\nclear_board\nkomi 6.5\nplay b e5\nhoshi-evaluate\n",
@@ -151,10 +151,10 @@ fn hoshi_evaluate_shows_the_value_of_the_position() {
 
     let policy_only = fixture_net("policy-net");
     assert!(!policy_only.heads().value);
-    let mut without_value = hoshi::engine::Engine::new(settings(Some(policy_only)));
+    let mut without_value = hoshi::engine::Engine::new(settings(NetChoice::Given(policy_only)));
     let answers = crate::common::gtp_answers(&mut without_value, "hoshi-evaluate\n");
     assert_eq!(answers[0], "? the network has no value head");
-    let mut none = hoshi::engine::Engine::new(settings(None));
+    let mut none = hoshi::engine::Engine::new(settings(NetChoice::Off));
     let answers = crate::common::gtp_answers(&mut none, "hoshi-evaluate\n");
     assert_eq!(answers[0], "? no network (--net none)");
 }
@@ -274,7 +274,7 @@ fn engine_with_judge(file: &str, channels: usize) -> hoshi::engine::Engine {
     assert!(model.has_score() && model.has_ownership() && model.pooled_blocks() == 2);
     assert_eq!(model.channels(), channels, "{file}");
     let mut settings = hoshi::engine::Settings::default();
-    settings.player.net = Some(SharedNet::new(model));
+    settings.player.net = NetChoice::Given(SharedNet::new(model));
     hoshi::engine::Engine::new(settings)
 }
 
