@@ -300,9 +300,17 @@ fn main() -> ExitCode {
     for (key, value) in &cli.params {
         log::info!("parameter {key} = {value}");
     }
-    match settings.player.net.for_board(settings.size) {
-        Some(net) => log::info!("{net:?}"),
-        None => log::info!("no network"),
+    match settings.player.net {
+        NetChoice::BuiltIn => {
+            for size in hoshi::net::hnet::judged_sizes() {
+                if let Some(net) = settings.player.net.for_board(size) {
+                    log::info!("{size}x{size}: {net:?}");
+                }
+            }
+            log::info!("other boards: {:?}", SharedNet::embedded());
+        }
+        NetChoice::Given(net) => log::info!("{net:?}"),
+        NetChoice::Off => log::info!("no network"),
     }
     let mut engine = Engine::new(settings);
     match hoshi::gtp::run(
