@@ -409,28 +409,36 @@ impl Value for Option<f64> {
     }
 }
 
+impl<T: Copy> Auto<T> {
+    /// `auto`, or what `value` reads.
+    fn read(text: &str, value: impl FnOnce(&str) -> Option<T>) -> Option<Auto<T>> {
+        match text {
+            "auto" => Some(Auto(None)),
+            _ => value(text).map(|v| Auto(Some(v))),
+        }
+    }
+
+    /// `auto`, or what `value` writes.
+    fn write(self, value: impl FnOnce(T) -> String) -> String {
+        self.0.map_or_else(|| "auto".to_string(), value)
+    }
+}
+
 /// `auto`, or a number (of at least 0: every such knob's range starts at 0 or above).
 impl Value for Auto<f64> {
     const KIND: Kind = Kind::Auto;
 
     fn parse(text: &str) -> Option<Auto<f64>> {
-        match text {
-            "auto" => Some(Auto(None)),
-            _ => f64::parse(text)
-                .filter(|&x| x >= 0.0)
-                .map(|x| Auto(Some(x))),
-        }
+        Auto::read(text, |t| f64::parse(t).filter(|&x| x >= 0.0))
     }
 
     fn show(self) -> String {
-        self.0.map_or_else(|| "auto".to_string(), f64::show)
+        self.write(f64::show)
     }
 
     fn expected(range: &RangeInclusive<Auto<f64>>) -> String {
-        match range.end().0 {
-            Some(hi) => format!("auto or a number from 0 to {hi}"),
-            None => "auto".to_string(),
-        }
+        let hi = range.end().write(f64::show);
+        format!("auto or a number from 0 to {hi}")
     }
 }
 
@@ -439,14 +447,11 @@ impl Value for Auto<bool> {
     const KIND: Kind = Kind::Auto;
 
     fn parse(text: &str) -> Option<Auto<bool>> {
-        match text {
-            "auto" => Some(Auto(None)),
-            _ => bool::parse(text).map(|on| Auto(Some(on))),
-        }
+        Auto::read(text, bool::parse)
     }
 
     fn show(self) -> String {
-        self.0.map_or_else(|| "auto".to_string(), bool::show)
+        self.write(bool::show)
     }
 
     fn expected(_: &RangeInclusive<Auto<bool>>) -> String {
