@@ -1,6 +1,7 @@
 //! A soak test of one long-lived engine: the real `hoshi` binary, its search tree capped at
 //! 64 MiB, plays 200 games of 9x9 against itself in one process (`clear_board`, then
-//! `genmove b` / `genmove w` until two passes, a resignation or 200 moves), then analyses
+//! `genmove b` / `genmove w` until two passes, a resignation or 200 moves; expert, with the
+//! board's built-in judge at every leaf, 100 visits a move), then analyses
 //! the empty board (`lz-analyze`, stopped by the next command) for at least 20 s and until
 //! its memory stops growing: the tree is full. Its resident memory (`VmRSS` in
 //! `/proc/PID/status`, so Linux only) must stay flat from game 20 to game 200, and under the
@@ -26,7 +27,8 @@ const MAX_MOVES: usize = 200;
 /// The game after which the first memory reading is taken (the allocator has warmed up).
 const EARLY_GAME: usize = 20;
 /// The network cache's slots (`--param net_cache`): few enough to be full by
-/// [`EARLY_GAME`] (a game asks for some 4,000 evaluations), enough for hits to matter.
+/// [`EARLY_GAME`] (a game of some 70 moves at 100 visits asks for thousands of evaluations),
+/// enough for hits to matter.
 const CACHE_SLOTS: usize = 2000;
 /// `--max-memory`, in MiB.
 const CAP_MIB: u64 = 64;
