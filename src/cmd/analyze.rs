@@ -171,10 +171,10 @@ pub fn run(args: &AnalyzeArgs, net: NetChoice, params: &Params) -> Result<PathBu
     let out = output_path(args)?;
     let plan = Plan::new(args, game.size());
     eprintln!("hoshi analyze: {}", plan.describe(&game));
-    let net = net.for_board(game.size());
-    let judges =
-        |n: &SharedNet| n.heads().value && params.judged_by(Some(*n)).knowledge.value.mix > 0.0;
-    let net = net.filter(judges);
+    let judges = |n: &SharedNet| params.judged_by(Some(*n)).knowledge.value.mix > 0.0;
+    let net = net
+        .for_board(game.size())
+        .filter(|n| n.heads().value && judges(n));
     let params = &params.judged_by(net);
     if let Some(net) = net {
         eprintln!("hoshi analyze: {net:?} judges the leaves");

@@ -178,17 +178,6 @@ impl NetChoice {
             NetChoice::Off => None,
         }
     }
-
-    /// Whether there is a network on any board.
-    pub fn is_on(self) -> bool {
-        self != NetChoice::Off
-    }
-}
-
-impl From<Option<SharedNet>> for NetChoice {
-    fn from(net: Option<SharedNet>) -> NetChoice {
-        net.map_or(NetChoice::Off, NetChoice::Given)
-    }
 }
 
 impl PartialEq for SharedNet {
@@ -232,6 +221,5 @@ mod tests {
         let given = NetChoice::Given(SharedNet::embedded());
         assert_eq!(given.for_board(9), Some(SharedNet::embedded()));
         assert_eq!(NetChoice::Off.for_board(9), None);
-        assert!(!NetChoice::Off.is_on() && given.is_on());
     }
 }

@@ -134,13 +134,18 @@ impl MctsPlayer {
 
     /// The search's settings for a move ([`playing_threads`]).
     fn playing_config(&self) -> SearchConfig {
-        let net = playing_net(&self.setup, &self.rung, self.size);
-        search_config(&self.setup, net, playing_threads(&self.setup, &self.rung))
+        let threads = playing_threads(&self.setup, &self.rung);
+        search_config(&self.setup, self.rank_net(), threads)
     }
 
     /// The knowledge the rank plays with: the network's advice only where the rung takes it.
     fn playing_knowledge(&mut self) -> Arc<dyn Knowledge> {
-        self.knowledge(playing_net(&self.setup, &self.rung, self.size))
+        self.knowledge(self.rank_net())
+    }
+
+    /// The network the rank plays this board with ([`playing_net`]).
+    fn rank_net(&self) -> Option<SharedNet> {
+        playing_net(&self.setup, &self.rung, self.size)
     }
 
     /// The board's network, whatever the rank: analysis's, the dead-stone judge's.
@@ -214,8 +219,7 @@ impl MctsPlayer {
             time: None,
         };
         let knowledge = self.playing_knowledge();
-        let net = playing_net(&self.setup, &self.rung, self.size);
-        let config = search_config(&self.setup, net, 1);
+        let config = search_config(&self.setup, self.rank_net(), 1);
         let mut search = Search::new(config, knowledge, REGRESSION_SEED);
         let mut rng = SmallRng::seed_from_u64(REGRESSION_SEED ^ game.board().hash());
         let big_chain = self.params().player.sight_chain as usize;
