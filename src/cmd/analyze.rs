@@ -76,6 +76,12 @@ pub struct AnalyzeArgs {
 /// which moves a win rate by a few percent from one position to the next.
 pub const MISTAKE: f64 = 0.10;
 
+/// A loss of the mover's score lead above this many points also marks the move as a
+/// mistake (KaTrain's threshold for its "mistake" colour). Where one side is far ahead the
+/// win rate hardly moves, and a judge's win rate, sure of itself, stays near 0 or 1 through
+/// a move that gives away a group: the points lost still show it.
+pub const MISTAKE_POINTS: f64 = 6.0;
+
 /// Playouts a position on 9x9 when none are given: a tenth of a second of one core, and
 /// enough that the search's lean towards the player it runs for stays under the mistake
 /// threshold (at 2,000 it flagged twice as many moves of the same game).
@@ -334,13 +340,23 @@ struct Verdict {
     best: Move,
     /// Its win rate for the player searched for.
     winrate: f64,
+    /// Its score lead for the player searched for, when the search reported one.
+    lead: Option<f64>,
     /// The moves searched well enough to judge by ([`well_searched`]), with their win
-    /// rates for the player searched for.
-    searched: Vec<(Move, f64)>,
+    /// rates and score leads for the player searched for.
+    searched: Vec<Searched>,
     /// Black's chance to win, 0 to 1.
     black_winrate: f64,
     /// Points Black leads by, komi included, when the search reported them.
     black_lead: Option<f64>,
+}
+
+/// One move a search looked at closely, for the player searched for.
+#[derive(Clone, Debug, PartialEq)]
+struct Searched {
+    mv: Move,
+    winrate: f64,
+    lead: f64,
 }
 
 impl Verdict {
@@ -348,6 +364,13 @@ impl Verdict {
         match color {
             Color::Black => self.black_winrate,
             Color::White => 1.0 - self.black_winrate,
+        }
+    }
+
+    fn lead_for(&self, color: Color) -> Option<f64> {
+        match color {
+            Color::Black => self.black_lead,
+            Color::White => self.black_lead.map(|lead| -lead),
         }
     }
 }
@@ -402,11 +425,16 @@ fn assess(search: &mut Search, game: &Game, color: Color, budget: Budget) -> Ver
         } else {
             1.0 - result.winrate
         },
+        lead,
         black_lead: lead.map(|l| if black { l } else { -l }),
         searched: last
             .iter()
             .filter(|info| well_searched(info.visits, best_visits))
-            .map(|info| (info.mv, info.winrate))
+            .map(|info| Searched {
+                mv: info.mv,
+                winrate: info.winrate,
+                lead: info.score_lead,
+            })
             .collect(),
     }
 }
@@ -451,11 +479,13 @@ struct ReviewedMove {
     /// The mover's win rate with the move played minus with hoshi's ([`change`]):
     /// negative when the move lost ground.
     change: f64,
+    /// The same for the mover's score lead, in points, when the searches gave scores.
+    points: Option<f64>,
 }
 
 impl ReviewedMove {
     fn is_mistake(&self) -> bool {
-        -self.change > MISTAKE
+        -self.change > MISTAKE || self.points.is_some_and(|p| -p > MISTAKE_POINTS)
     }
 }
 
@@ -473,9 +503,22 @@ fn change(turn: &Turn, before: &Verdict, after: &Verdict) -> f64 {
     if turn.mv == before.best {
         return 0.0;
     }
-    match before.searched.iter().find(|(mv, _)| *mv == turn.mv) {
-        Some(&(_, winrate)) => winrate - before.winrate,
+    match before.searched.iter().find(|s| s.mv == turn.mv) {
+        Some(searched) => searched.winrate - before.winrate,
         None => after.winrate_for(turn.color) - before.winrate_for(turn.color),
+    }
+}
+
+/// What `turn` changed its player's score lead by, compared with hoshi's move, judged as
+/// [`change`] judges the win rate; `None` when a search it needs gave no score.
+fn points_change(color: Color, played: Move, before: &Verdict, after: &Verdict) -> Option<f64> {
+    if played == before.best {
+        return Some(0.0);
+    }
+    let best = before.lead?;
+    match before.searched.iter().find(|s| s.mv == played) {
+        Some(searched) => Some(searched.lead - best),
+        None => Some(after.lead_for(color)? - before.lead_for(color)?),
     }
 }
 
@@ -490,6 +533,7 @@ fn reviewed_moves(game: &Game, verdicts: &[Verdict]) -> Vec<ReviewedMove> {
             color: turn.color,
             played: turn.mv,
             change: change(turn, &pair[0], &pair[1]),
+            points: points_change(turn.color, turn.mv, &pair[0], &pair[1]),
         })
         .collect()
 }
@@ -577,6 +621,9 @@ fn comment(game: &Game, reviewed: &ReviewedMove, before: &Verdict, after: &Verdi
             reviewed.color.capitalized_name(),
             -100.0 * reviewed.change
         ));
+        if let Some(points) = reviewed.points.filter(|p| *p < 0.0) {
+            text.push_str(&format!(" and {:.1} points", -points));
+        }
     }
     text
 }
@@ -592,26 +639,36 @@ fn summary(game: &Game, reviewed: &[ReviewedMove], plan: &Plan) -> String {
         ));
     }
     lines.push(format!(
-        "A mistake (BM, \"Mistake\" in the comment) loses more than {:.0}% of win rate.",
+        "A mistake (BM, \"Mistake\" in the comment) loses more than {:.0}% of win rate \
+         or {MISTAKE_POINTS:.0} points.",
         100.0 * MISTAKE
     ));
     lines.join("\n")
 }
 
-/// `2 mistakes; largest losses: move 7 C3 -24.0%, move 15 D5 -6.1%, …`.
+/// `2 mistakes; largest losses: move 7 C3 -24.0% (-9.5 points), move 15 D5 -6.1%, …`.
 fn worst_moves(game: &Game, reviewed: &[ReviewedMove], color: Color) -> String {
     let mut own: Vec<&ReviewedMove> = reviewed
         .iter()
-        .filter(|j| j.color == color && j.change < 0.0)
+        .filter(|j| j.color == color && (j.change < 0.0 || j.is_mistake()))
         .collect();
-    own.sort_by(|a, b| a.change.total_cmp(&b.change));
+    // The mistakes first (some by their points alone), each group by the win rate lost.
+    own.sort_by(|a, b| {
+        b.is_mistake()
+            .cmp(&a.is_mistake())
+            .then(a.change.total_cmp(&b.change))
+    });
     let mistakes = own.iter().filter(|j| j.is_mistake()).count();
     let listed: Vec<String> = own
         .iter()
         .take(WORST_LISTED)
         .map(|j| {
+            let points = j
+                .points
+                .filter(|p| *p < 0.0)
+                .map_or_else(String::new, |p| format!(" ({p:+.1} points)"));
             format!(
-                "move {} {} {:+.1}%",
+                "move {} {} {:+.1}%{points}",
                 j.number,
                 game.board().geometry().move_name(j.played),
                 100.0 * j.change
@@ -632,6 +689,7 @@ fn worst_moves(game: &Game, reviewed: &[ReviewedMove], color: Color) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coord::Point;
 
     #[test]
     fn default_budget_grows_with_the_board() {
@@ -648,6 +706,68 @@ mod tests {
             PathBuf::from("games/g1-hoshi.sgf")
         );
         assert_eq!(default_output(Path::new("g")), PathBuf::from("g-hoshi.sgf"));
+    }
+
+    /// A move is a mistake by its win rate or by its points, each past its threshold; a
+    /// search without scores judges by the win rate alone.
+    #[test]
+    fn a_mistake_loses_win_rate_or_points() {
+        let judged = |change, points| ReviewedMove {
+            number: 1,
+            color: Color::Black,
+            played: Move::Pass,
+            change,
+            points,
+        };
+        assert!(judged(-0.11, Some(0.0)).is_mistake());
+        assert!(judged(-0.02, Some(-6.5)).is_mistake());
+        assert!(!judged(-0.02, Some(-5.5)).is_mistake());
+        assert!(!judged(-0.09, None).is_mistake());
+        assert!(!judged(0.0, Some(3.0)).is_mistake());
+    }
+
+    /// The points a move lost: from the search before it where that search looked at it
+    /// closely, else from the searches before and after, each for the mover.
+    #[test]
+    fn points_lost_are_the_movers() {
+        let verdict = |best, lead: f64, searched: Vec<Searched>| Verdict {
+            best,
+            winrate: 0.5,
+            lead: Some(lead),
+            searched,
+            black_winrate: 0.5,
+            black_lead: Some(lead),
+        };
+        let (a, b) = (
+            Move::Play(Point::from_index(20)),
+            Move::Play(Point::from_index(21)),
+        );
+        let close = Searched {
+            mv: b,
+            winrate: 0.45,
+            lead: -1.5,
+        };
+        let before = verdict(a, 2.0, vec![close]);
+        // White's search after the move: Black leads by 4 there, so Black lost 6 points...
+        let after = Verdict {
+            black_lead: Some(-4.0),
+            ..verdict(a, 4.0, vec![])
+        };
+        assert_eq!(points_change(Color::Black, a, &before, &after), Some(0.0));
+        // ...but B was searched closely before: 3.5 points behind hoshi's move.
+        assert_eq!(points_change(Color::Black, b, &before, &after), Some(-3.5));
+        assert_eq!(
+            points_change(Color::Black, Move::Pass, &before, &after),
+            Some(-6.0)
+        );
+        let no_score = Verdict {
+            black_lead: None,
+            ..after.clone()
+        };
+        assert_eq!(
+            points_change(Color::Black, Move::Pass, &before, &no_score),
+            None
+        );
     }
 
     #[test]

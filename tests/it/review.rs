@@ -190,7 +190,8 @@ fn every_move_gets_a_win_rate_and_a_comment_and_the_blunder_is_flagged() {
 }
 
 /// The built-in 9x9 judge reviews the same game with its value at every leaf: it counts the
-/// 1-1 point as a loss of ground, after which White leads by more than the two stones.
+/// 1-1 point as a loss of ground, after which White leads by more than the two stones. Black
+/// was far behind already, so the win rate lost is small; the points lost flag it.
 #[test]
 fn the_judge_sees_the_blunder_too() {
     let dir = scratch("judge");
@@ -208,6 +209,10 @@ fn the_judge_sees_the_blunder_too() {
     };
     assert!(number_after("played A9 (", '%') < -2.0, "{comment}");
     assert!(number_after("· W+", ' ') > 10.0, "{comment}");
+    assert_eq!(property(&nodes[BLUNDER], "BM"), Some("1"), "{comment}");
+    assert!(number_after("% and ", ' ') > 6.0, "{comment}");
+    let summary = property(&nodes[0], "C").expect("root comment");
+    assert!(summary.contains(" or 6 points."), "{summary}");
     fs::remove_dir_all(&dir).ok();
 }
 
