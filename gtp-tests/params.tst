@@ -24,6 +24,10 @@
 14 hoshi-param prior_closeness_3 7.25
 15 hoshi-param
 #? [.*\n\[string\] prior_closeness_3 7.25\n.*]
+# Reading the network's positions in their symmetries: off until set.
+20 hoshi-param net_symmetry on
+21 hoshi-param
+#? [.*\n\[bool\] net_symmetry 1\n.*]
 16 hoshi-param playout_escapes false
 17 hoshi-param
 #? [.*\n\[bool\] playout_escapes 0\n.*]

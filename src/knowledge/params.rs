@@ -207,6 +207,13 @@ pub struct NetValue {
     /// of its range (atan(1) = π/4): 0.5 is 9.5 points on 19×19 and 4.5 on 9×9, where a
     /// point weighs more.
     pub score_scale: f64,
+    /// Whether the network reads each position in a symmetry of its own
+    /// ([`crate::net::Evaluator::vary_symmetry`], as Leela Zero and KataGo do). Off: with
+    /// the 9x9 judge at 400 visits it won 121 of 300 games against KataGo b6c96 at 32
+    /// visits where reading positions as they stand won 105 of 300 (docs/benchmarks.md,
+    /// "Searching wider: PUCT's first-play urgency and exploration with the 9x9 judge"),
+    /// not a measurable difference.
+    pub vary_symmetry: bool,
 }
 
 impl Default for NetValue {
@@ -216,6 +223,7 @@ impl Default for NetValue {
             cache: 20_000,
             score_utility: 0.1,
             score_scale: 0.5,
+            vary_symmetry: false,
         }
     }
 }

@@ -47,7 +47,10 @@ impl Standard {
 
     /// An evaluator of `net` for boards of `size`, sharing the knowledge's cache.
     fn evaluator(&self, net: SharedNet, size: usize) -> Box<dyn Evaluator> {
-        let evaluator = net.evaluator(size);
+        let mut evaluator = net.evaluator(size);
+        if self.params.value.vary_symmetry {
+            evaluator.vary_symmetry();
+        }
         match &self.cache {
             Some(cache) => {
                 let history = net.network().history();

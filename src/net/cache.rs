@@ -143,6 +143,10 @@ impl Evaluator for Cached {
             self.cache.put(key, output);
         }
     }
+
+    fn vary_symmetry(&mut self) {
+        self.inner.vary_symmetry();
+    }
 }
 
 #[cfg(test)]

@@ -83,6 +83,14 @@ pub trait Evaluator: Send {
     /// one evaluation.
     fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>);
 
+    /// From now on, read each position in one of the board's eight symmetries, chosen by
+    /// the position (Leela Zero's and KataGo's random symmetry): a network's errors differ
+    /// between the eight readings, so varying them keeps one misjudged shape from skewing
+    /// every position it appears in. A position is always read alike, so searches stay
+    /// repeatable. A network without symmetric readings keeps reading positions as they
+    /// stand.
+    fn vary_symmetry(&mut self) {}
+
     /// [`Evaluator::evaluate`] by one komi.
     fn evaluate_one(&mut self, position: &Position<'_>, komi: f64) -> Arc<Output> {
         let mut outputs = Vec::with_capacity(1);

@@ -541,6 +541,7 @@ table! {
     "net_floor" => knowledge.net.floor in SHARE;
     "net_value_games" => knowledge.net.value_games in AT_LEAST_0;
     "net_cache" => knowledge.value.cache in 1..=usize::MAX;
+    "net_symmetry" => knowledge.value.vary_symmetry in false..=true;
     "score_utility" => knowledge.value.score_utility in SHARE;
     "score_scale" => knowledge.value.score_scale in ABOVE_0;
     "puct_exploration" => search.puct.exploration in AT_LEAST_0;
