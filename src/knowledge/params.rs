@@ -209,8 +209,8 @@ pub struct NetValue {
     pub score_scale: f64,
     /// Whether the network reads each position in a symmetry of its own
     /// ([`crate::net::Evaluator::vary_symmetry`], as Leela Zero and KataGo do). Off: with
-    /// the 9x9 judge at 400 visits it won 121 of 300 games against KataGo b6c96 at 32
-    /// visits where reading positions as they stand won 105 of 300 (docs/benchmarks.md,
+    /// the 9x9 judge at 400 visits it won 195 of 500 games against KataGo b6c96 at 32
+    /// visits where reading positions as they stand won 178 of 500 (docs/benchmarks.md,
     /// "Searching wider: PUCT's first-play urgency and exploration with the 9x9 judge"),
     /// not a measurable difference.
     pub vary_symmetry: bool,
