@@ -489,8 +489,9 @@ impl ReviewedMove {
     }
 }
 
-/// What `turn` changed its player's win rate by, compared with hoshi's move (0 when it is
-/// hoshi's move).
+/// What a move of `color` changed its player's win rate and score lead by, compared with
+/// hoshi's move (0 when it is hoshi's move); the lead `None` when a search it needs gave no
+/// score.
 ///
 /// A move the search before it looked at closely is judged by that search: its win rate
 /// against the best move's, two numbers measured alike. Otherwise the search after the move
@@ -499,26 +500,22 @@ impl ReviewedMove {
 /// high for the mover and the one after it a little too low; the gap shrinks as the budget
 /// grows (about 5 points of percentage at 2,000 playouts on 9x9). Moves the search hardly
 /// looked at are mostly bad ones, where that matters least.
-fn change(turn: &Turn, before: &Verdict, after: &Verdict) -> f64 {
-    if turn.mv == before.best {
-        return 0.0;
-    }
-    match before.searched.iter().find(|s| s.mv == turn.mv) {
-        Some(searched) => searched.winrate - before.winrate,
-        None => after.winrate_for(turn.color) - before.winrate_for(turn.color),
-    }
-}
-
-/// What `turn` changed its player's score lead by, compared with hoshi's move, judged as
-/// [`change`] judges the win rate; `None` when a search it needs gave no score.
-fn points_change(color: Color, played: Move, before: &Verdict, after: &Verdict) -> Option<f64> {
+fn change(color: Color, played: Move, before: &Verdict, after: &Verdict) -> (f64, Option<f64>) {
     if played == before.best {
-        return Some(0.0);
+        return (0.0, Some(0.0));
     }
-    let best = before.lead?;
     match before.searched.iter().find(|s| s.mv == played) {
-        Some(searched) => Some(searched.lead - best),
-        None => Some(after.lead_for(color)? - before.lead_for(color)?),
+        Some(searched) => (
+            searched.winrate - before.winrate,
+            before.lead.map(|best| searched.lead - best),
+        ),
+        None => (
+            after.winrate_for(color) - before.winrate_for(color),
+            after
+                .lead_for(color)
+                .zip(before.lead_for(color))
+                .map(|(a, b)| a - b),
+        ),
     }
 }
 
@@ -528,12 +525,15 @@ fn reviewed_moves(game: &Game, verdicts: &[Verdict]) -> Vec<ReviewedMove> {
         .iter()
         .zip(verdicts.windows(2))
         .enumerate()
-        .map(|(i, (turn, pair))| ReviewedMove {
-            number: i + 1,
-            color: turn.color,
-            played: turn.mv,
-            change: change(turn, &pair[0], &pair[1]),
-            points: points_change(turn.color, turn.mv, &pair[0], &pair[1]),
+        .map(|(i, (turn, pair))| {
+            let (change, points) = change(turn.color, turn.mv, &pair[0], &pair[1]);
+            ReviewedMove {
+                number: i + 1,
+                color: turn.color,
+                played: turn.mv,
+                change,
+                points,
+            }
         })
         .collect()
 }
@@ -738,6 +738,8 @@ mod tests {
             black_winrate: 0.5,
             black_lead: Some(lead),
         };
+        let points =
+            |color, mv, before: &Verdict, after: &Verdict| change(color, mv, before, after).1;
         let (a, b) = (
             Move::Play(Point::from_index(20)),
             Move::Play(Point::from_index(21)),
@@ -753,21 +755,18 @@ mod tests {
             black_lead: Some(-4.0),
             ..verdict(a, 4.0, vec![])
         };
-        assert_eq!(points_change(Color::Black, a, &before, &after), Some(0.0));
+        assert_eq!(points(Color::Black, a, &before, &after), Some(0.0));
         // ...but B was searched closely before: 3.5 points behind hoshi's move.
-        assert_eq!(points_change(Color::Black, b, &before, &after), Some(-3.5));
+        assert_eq!(points(Color::Black, b, &before, &after), Some(-3.5));
         assert_eq!(
-            points_change(Color::Black, Move::Pass, &before, &after),
+            points(Color::Black, Move::Pass, &before, &after),
             Some(-6.0)
         );
         let no_score = Verdict {
             black_lead: None,
             ..after.clone()
         };
-        assert_eq!(
-            points_change(Color::Black, Move::Pass, &before, &no_score),
-            None
-        );
+        assert_eq!(points(Color::Black, Move::Pass, &before, &no_score), None);
     }
 
     #[test]

@@ -106,7 +106,8 @@ impl Symmetry {
     pub const IDENTITY: Symmetry = Symmetry(0);
 
     /// All eight.
-    pub fn all() -> impl Iterator<Item = Symmetry> {
+    #[cfg(test)]
+    fn all() -> impl Iterator<Item = Symmetry> {
         (0..8).map(Symmetry)
     }
 
@@ -123,6 +124,13 @@ impl Symmetry {
             std::mem::swap(&mut row, &mut col);
         }
         row * size + col
+    }
+
+    /// A map read in this symmetry (`turned`), back in the board's own order into `out`.
+    fn turn_back<T: Copy>(self, size: usize, turned: &[T], out: &mut [T]) {
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot = turned[self.map(size, i)];
+        }
     }
 
     /// The symmetry `position` is read in: one of the 8 by its stones, the side to move and
@@ -158,19 +166,19 @@ impl Evaluator for HnetEvaluator {
         };
         self.forward(size, symmetry);
         let ws = &mut self.workspace;
-        // The ownership does not depend on the komi: one map serves every output.
+        // The ownership does not depend on the komi: one map serves every output. A turned
+        // reading's map goes through the turned logits' buffer, free once they are back.
         let mut ownership = model.has_ownership().then(|| vec![0.0; size * size]);
+        let turned = symmetry != Symmetry::IDENTITY;
+        let read_into = match ownership.as_deref_mut() {
+            Some(_) if turned => Some(&mut self.turned_logits[..]),
+            map => map,
+        };
         let first_judgement = model
             .has_value()
-            .then(|| model.judge(size, ws, mover_komi(first), ownership.as_deref_mut()));
-        if let Some(map) = ownership
-            .as_mut()
-            .filter(|_| symmetry != Symmetry::IDENTITY)
-        {
-            let turned = map.clone();
-            for (i, own) in map.iter_mut().enumerate() {
-                *own = turned[symmetry.map(size, i)];
-            }
+            .then(|| model.judge(size, ws, mover_komi(first), read_into));
+        if let (Some(map), true, Some(_)) = (ownership.as_deref_mut(), turned, first_judgement) {
+            symmetry.turn_back(size, &self.turned_logits, map);
         }
         let mut policy = vec![0.0; size * size];
         let input = &self.input;
@@ -222,9 +230,7 @@ impl HnetEvaluator {
             self.turned[symmetry.map(size, i)] = code;
         }
         model.forward(size, &[&self.turned], ws, &mut self.turned_logits);
-        for (i, logit) in self.logits.iter_mut().enumerate() {
-            *logit = self.turned_logits[symmetry.map(size, i)];
-        }
+        symmetry.turn_back(size, &self.turned_logits, &mut self.logits);
     }
 
     /// The input bytes of the position, sized for its board, and room for its logits.
