@@ -34,7 +34,10 @@ lead and the ownership to Black's side, for SIDETOMOVE by the side to move that 
 rootInfo.currentPlayer, or that the game gives where it names none). The raw
 network outputs are kept (rawWinrate, rawLead, rawScoreSelfplayStdev; winrate, scoreLead and
 scoreStdev when an engine reports no raw ones). With --max-visits 1 (the default) both are the
-network's own judgement. A query the engine answers with an error is logged on stderr and its positions
+network's own judgement. With --judgement search they are the search's of --max-visits visits (winrate,
+scoreLead, scoreStdev), a judgement stronger than the network's own, as AlphaGo Zero's search improved
+on its network; the policy stays the network's, the ownership is what the engine reports (KataGo's:
+the search's). A query the engine answers with an error is logged on stderr and its positions
 are left out; the engine stopping is an error that names it, and what was finished is kept.
 
 OUTPUT, in OUT:
@@ -98,7 +101,9 @@ GAMES_TSV = "games.tsv"
 PROGRESS_FORMAT = 1
 # The settings that decide which positions a folder holds and how they are judged: a resumed run must
 # use the same ones (the engine command may change, e.g. when the program moves).
-KEPT_SETTINGS = ("step", "seed", "ownership_every", "komi", "rules", "max_visits", "shard_size", "winrates_as")
+KEPT_SETTINGS = ("step", "seed", "ownership_every", "komi", "rules", "max_visits", "shard_size", "winrates_as", "judgement")
+# Settings that came after folders were labelled: a folder without one was labelled with this value.
+LATER_SETTINGS = {"judgement": "network"}
 
 
 def warn(message: str) -> None:
@@ -582,9 +587,11 @@ def shard_queries(shard: Shard, games: list, args):
 # Answers
 
 
-def root_value(root: dict, raw: str, searched: str) -> float:
-    """A raw network output, or the searched value when the engine reports no raw one."""
-    value = root.get(raw, root.get(searched))
+def root_value(root: dict, raw: str, searched: str, judgement: str = "network") -> float:
+    """A raw network output, or the searched value when the engine reports no raw one; with
+    `judgement` "search", the searched value first."""
+    first, second = (searched, raw) if judgement == "search" else (raw, searched)
+    value = root.get(first, root.get(second))
     if value is None:
         raise ValueError(f"rootInfo has neither {raw} nor {searched}")
     return float(value)
@@ -614,15 +621,17 @@ def ownership_row(ownership, size: int, width: int, flip: bool):
     return row
 
 
-def answer_row(answer: dict, game: Game, turn: int, width: int, winrates_as: str) -> tuple:
+def answer_row(answer: dict, game: Game, turn: int, width: int, winrates_as: str, judgement: str = "network") -> tuple:
     """One label row from one answer, turned to Black's side when the engine reports another. For
-    SIDETOMOVE the side is the one the engine names (rootInfo.currentPlayer), else the game's."""
+    SIDETOMOVE the side is the one the engine names (rootInfo.currentPlayer), else the game's. The
+    win rate, lead and stdev are the network's own, or with `judgement` "search" the search's; the
+    policy is always the network's, the ownership whatever the engine gives (KataGo: the search's)."""
     root = answer["rootInfo"]
     player = root.get("currentPlayer") or to_move(game, turn)
     flip = winrates_as == "WHITE" or (winrates_as == "SIDETOMOVE" and player == "W")
-    winrate = root_value(root, "rawWinrate", "winrate")
-    lead = root_value(root, "rawLead", "scoreLead")
-    stdev = root_value(root, "rawScoreSelfplayStdev", "scoreStdev")
+    winrate = root_value(root, "rawWinrate", "winrate", judgement)
+    lead = root_value(root, "rawLead", "scoreLead", judgement)
+    stdev = root_value(root, "rawScoreSelfplayStdev", "scoreStdev", judgement)
     if flip:
         winrate, lead = 1.0 - winrate, -lead
     top, top_p = policy_top(answer["policy"], game.size)
@@ -706,6 +715,7 @@ def run_settings(args) -> dict:
         "max_visits": args.max_visits,
         "shard_size": args.shard_size,
         "winrates_as": args.winrates_as,
+        "judgement": args.judgement,
         "engine": args.engine,
         "inputs": args.inputs,
         "limit_games": args.limit_games,
@@ -753,9 +763,10 @@ class Progress:
         if old.get("format") != PROGRESS_FORMAT:
             raise Refused(f"{self.out}/{PROGRESS} is not of this version of label.py")
         for key in KEPT_SETTINGS:
-            if old["settings"].get(key) != self.state["settings"][key]:
+            was = old["settings"].get(key, LATER_SETTINGS.get(key))
+            if was != self.state["settings"][key]:
                 raise Refused(
-                    f"{self.out} was labelled with --{key.replace('_', '-')} {old['settings'].get(key)}, "
+                    f"{self.out} was labelled with --{key.replace('_', '-')} {was}, "
                     f"not {self.state['settings'][key]}: use the same settings or another folder"
                 )
         for key in ("games", "games_digest", "positions", "shards"):
@@ -951,7 +962,7 @@ class Labeller:
             self.warn_once("the engine gave no result for some positions; they are left out")
         else:
             try:
-                row = answer_row(answer, self.games[game], turn, self.width, self.args.winrates_as)
+                row = answer_row(answer, self.games[game], turn, self.width, self.args.winrates_as, self.args.judgement)
             except (KeyError, TypeError, ValueError) as why:
                 self.warn_once(f"answers that cannot be read ({why!r}) are left out")
         self.resolve(qid, turn, row)
@@ -1026,6 +1037,12 @@ def parse_args(argv: list):
     parser.add_argument("--komi", type=komi_setting, default="7.5", help="komi to judge with, or `game` (default 7.5)")
     parser.add_argument("--rules", default="chinese", help="KataGo's rules (default chinese: area scoring)")
     parser.add_argument("--max-visits", type=positive, default=1, help="visits a position (default 1: the network's own)")
+    parser.add_argument(
+        "--judgement",
+        choices=("network", "search"),
+        default="network",
+        help="keep the network's own win rate, lead and stdev (default), or the search's of --max-visits visits",
+    )
     parser.add_argument(
         "--winrates-as",
         choices=("BLACK", "WHITE", "SIDETOMOVE"),

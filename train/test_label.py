@@ -301,6 +301,35 @@ class LabelTest(unittest.TestCase):
             self.assertEqual(rows["lead"][i], f16(2 * diff - 7.5))
             self.assertEqual(rows["score_stdev"][i], f16(20.0 + turn))
 
+    def test_searched_values_when_asked(self):
+        out = self.out()
+        done = run_label([self.inputs["sgf"]], out, *self.ref_options, "--judgement", "search", "--max-visits", "16")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        rows, games = concatenated(out), read_games_tsv(out)
+        self.assertGreater(len(rows["game"]), 0)
+        for i, (g, turn) in enumerate(zip(rows["game"].tolist(), rows["turn"].tolist())):
+            board, _ = rebuild(games[g], turn)
+            diff = board.count("B") - board.count("W")
+            self.assertEqual(rows["winrate"][i], f16(min(1.0, max(0.0, 0.5 + 0.02 * diff))))
+            self.assertEqual(rows["lead"][i], f16(2 * diff - 7.5))
+            self.assertEqual(rows["score_stdev"][i], f16(20.0 + turn))
+
+    def test_a_folder_from_before_the_judgement_setting_is_the_networks(self):
+        out = self.out()
+        self.assertEqual(run_label([self.inputs["sgf"]], out, *self.ref_options).returncode, 0)
+        path = os.path.join(out, label.PROGRESS)
+        with open(path) as f:
+            progress = json.load(f)
+        del progress["settings"]["judgement"]
+        with open(path, "w") as f:
+            json.dump(progress, f)
+        done = run_label([self.inputs["sgf"]], out, *self.ref_options, "--judgement", "search")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("was labelled with --judgement network, not search", done.stderr)
+        done = run_label([self.inputs["sgf"]], out, *self.ref_options)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertSameShards(out)
+
     def test_side_to_move_reports_are_turned_to_black(self):
         out, wrong = self.out(), self.out("wrong")
         fake = ("--report-as", "SIDETOMOVE")

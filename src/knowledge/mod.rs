@@ -165,6 +165,11 @@ pub fn outcome(margin: f64) -> f64 {
 pub trait LeafEvaluator: Send {
     fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation;
 
+    /// Readies the evaluator for a search from `root`, whose leaves are counted by
+    /// `search_komi`: one whose judgement depends on the root (a score utility centred on
+    /// the root's lead) takes it here. Nothing by default.
+    fn begin(&mut self, _root: &Position<'_>, _search_komi: f64) {}
+
     /// Whether the evaluator always says the same of the same leaf (a network, unlike a
     /// playout): a second evaluation would add no evidence, only false confidence, so
     /// the search expands such a leaf at its second visit, as Leela Zero and KataGo do.

@@ -86,6 +86,9 @@ pub struct NetworkValue {
     black_ownership: Vec<f32>,
     /// How the score lead weighs in what the tree counts ([`NetValue::score_utility`]).
     score: NetValue,
+    /// Black's lead around which the dynamic score part is centred
+    /// ([`NetValue::dynamic_score_utility`]), set when a search begins.
+    centre: f64,
 }
 
 impl NetworkValue {
@@ -97,6 +100,7 @@ impl NetworkValue {
             recent: Vec::with_capacity(history),
             outputs: Vec::with_capacity(2),
             black_ownership: Vec::new(),
+            centre: 0.0,
         }
     }
 
@@ -132,23 +136,53 @@ impl NetworkValue {
             .and_then(|o| o.score_lead)
             .map(|lead| f64::from(lead * leaf.to_move.sign()));
         let size = leaf.board.size() as f64;
-        (score_utility(search, lead, &self.score, size), real)
+        let utility = score_utility(search, lead, &self.score, size, self.centre);
+        (utility, real)
     }
 }
 
 /// What the tree counts for Black: the win rate and, where the network gives Black's `lead`
-/// (by the search's komi), the score's part ([`NetValue::score_utility`]).
-fn score_utility(black_win: f64, lead: Option<f64>, params: &NetValue, size: f64) -> f64 {
+/// (by the search's komi), the score's parts: one centred on 0 ([`NetValue::score_utility`])
+/// and one on `centre` ([`NetValue::dynamic_score_utility`]).
+fn score_utility(
+    black_win: f64,
+    lead: Option<f64>,
+    params: &NetValue,
+    size: f64,
+    centre: f64,
+) -> f64 {
+    let (fixed, dynamic) = (params.score_utility, params.dynamic_score_utility);
     match lead {
-        Some(lead) if params.score_utility > 0.0 => {
-            let score = 0.5 + (lead / (params.score_scale * size)).atan() / std::f64::consts::PI;
-            (1.0 - params.score_utility) * black_win + params.score_utility * score
+        Some(lead) if fixed + dynamic > 0.0 => {
+            let part =
+                |x: f64, scale: f64| 0.5 + (x / (scale * size)).atan() / std::f64::consts::PI;
+            let scale = (fixed + dynamic).max(1.0);
+            let (fixed, dynamic) = (fixed / scale, dynamic / scale);
+            (1.0 - fixed - dynamic) * black_win
+                + fixed * part(lead, params.score_scale)
+                + dynamic * part(lead - centre, params.dynamic_score_scale)
         }
         _ => black_win,
     }
 }
 
 impl LeafEvaluator for NetworkValue {
+    /// Centres the dynamic score part on the network's lead at the root, drawn toward 0 by
+    /// [`NetValue::dynamic_score_zero_weight`] (KataGo takes its search's lead; the network's
+    /// is one evaluation, which the cache mostly has).
+    fn begin(&mut self, root: &Position<'_>, search_komi: f64) {
+        self.centre = 0.0;
+        if self.score.dynamic_score_utility <= 0.0 {
+            return;
+        }
+        self.evaluator
+            .evaluate(root, &[search_komi], &mut self.outputs);
+        if let Some(lead) = self.outputs.first().and_then(|o| o.score_lead) {
+            let black = f64::from(lead * root.to_move.sign());
+            self.centre = (1.0 - self.score.dynamic_score_zero_weight) * black;
+        }
+    }
+
     fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
         let (black_search, black_real) = self.chances(leaf);
         let mut evaluation = Evaluation {
@@ -236,21 +270,99 @@ mod score_tests {
             score_scale: 0.5,
             ..NetValue::default()
         };
-        assert_eq!(score_utility(0.7, None, &params, 19.0), 0.7);
+        assert_eq!(score_utility(0.7, None, &params, 19.0, 0.0), 0.7);
         // No lead: the score's part is ½.
-        assert!((score_utility(0.7, Some(0.0), &params, 19.0) - (0.8 * 0.7 + 0.1)).abs() < 1e-12);
+        assert!(
+            (score_utility(0.7, Some(0.0), &params, 19.0, 0.0) - (0.8 * 0.7 + 0.1)).abs() < 1e-12
+        );
         // 9.5 points on 19x19 is atan(1): three quarters.
-        let ahead = score_utility(1.0, Some(9.5), &params, 19.0);
+        let ahead = score_utility(1.0, Some(9.5), &params, 19.0, 0.0);
         assert!((ahead - (0.8 + 0.2 * 0.75)).abs() < 1e-12);
         // A game won either way still prefers the larger lead, and stays within 0..1.
-        let more = score_utility(1.0, Some(30.0), &params, 19.0);
+        let more = score_utility(1.0, Some(30.0), &params, 19.0, 0.0);
         assert!(more > ahead && more < 1.0);
-        let behind = score_utility(0.0, Some(-30.0), &params, 19.0);
+        let behind = score_utility(0.0, Some(-30.0), &params, 19.0, 0.0);
         assert!(behind > 0.0 && behind < 0.2 * 0.25);
         let off = NetValue {
             score_utility: 0.0,
             ..params
         };
-        assert_eq!(score_utility(0.3, Some(50.0), &off, 9.0), 0.3);
+        assert_eq!(score_utility(0.3, Some(50.0), &off, 9.0, 0.0), 0.3);
+    }
+
+    #[test]
+    fn the_dynamic_part_is_centred_on_the_root_lead() {
+        let params = NetValue {
+            score_utility: 0.1,
+            dynamic_score_utility: 0.3,
+            dynamic_score_scale: 0.75,
+            ..NetValue::default()
+        };
+        let fixed = |lead: f64| 0.5 + (lead / 4.5).atan() / std::f64::consts::PI;
+        // At the centre the dynamic part is ½, whatever the lead.
+        let at = score_utility(1.0, Some(20.0), &params, 9.0, 20.0);
+        assert!((at - (0.6 + 0.1 * fixed(20.0) + 0.15)).abs() < 1e-12);
+        // 6.75 points past a centre of 20 on 9x9 is atan(1): three quarters.
+        let past = score_utility(1.0, Some(26.75), &params, 9.0, 20.0);
+        assert!((past - (0.6 + 0.1 * fixed(26.75) + 0.3 * 0.75)).abs() < 1e-12);
+        // Far ahead, a point still weighs: the static part alone barely tells 20 from 21.
+        let gain = score_utility(1.0, Some(21.0), &params, 9.0, 20.0) - at;
+        let static_gain = 0.1 * (fixed(21.0) - fixed(20.0));
+        assert!(gain > 10.0 * static_gain, "{gain} against {static_gain}");
+        // Shares past 1 are scaled to sum to 1: no win rate left, the result within 0..1.
+        let all = NetValue {
+            score_utility: 0.8,
+            dynamic_score_utility: 0.8,
+            ..params
+        };
+        let u = score_utility(0.0, Some(0.0), &all, 9.0, 0.0);
+        assert!((u - 0.5).abs() < 1e-12);
+    }
+
+    /// An evaluator that says the side to move leads by `lead` points at any komi.
+    struct Leading {
+        lead: f32,
+    }
+
+    impl Evaluator for Leading {
+        fn evaluate(&mut self, _: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
+            outputs.clear();
+            outputs.extend(komis.iter().map(|_| {
+                Arc::new(Output {
+                    policy: Vec::new(),
+                    pass: 0.0,
+                    value: Some(0.9),
+                    score_lead: Some(self.lead),
+                    ownership: None,
+                })
+            }));
+        }
+    }
+
+    #[test]
+    fn a_search_centres_on_the_root_lead_for_black() {
+        let board = crate::board::Board::new(9).expect("a board size");
+        let params = NetValue {
+            dynamic_score_utility: 0.3,
+            dynamic_score_zero_weight: 0.2,
+            ..NetValue::default()
+        };
+        let mut value = NetworkValue::new(Box::new(Leading { lead: 10.0 }), 0, params);
+        let root = |to_move| Position {
+            board: &board,
+            to_move,
+            recent: &[],
+        };
+        value.begin(&root(Color::White), 7.5);
+        assert!((value.centre - -8.0).abs() < 1e-9, "{}", value.centre);
+        value.begin(&root(Color::Black), 7.5);
+        assert!((value.centre - 8.0).abs() < 1e-9, "{}", value.centre);
+        let off = NetValue {
+            dynamic_score_utility: 0.0,
+            ..params
+        };
+        let mut value = NetworkValue::new(Box::new(Leading { lead: 10.0 }), 0, off);
+        value.begin(&root(Color::Black), 7.5);
+        assert_eq!(value.centre, 0.0);
     }
 }

@@ -207,6 +207,21 @@ pub struct NetValue {
     /// of its range (atan(1) = π/4): 0.5 is 9.5 points on 19×19 and 4.5 on 9×9, where a
     /// point weighs more.
     pub score_scale: f64,
+    /// The share of a second score part centred on the root's lead (KataGo's dynamic score
+    /// utility, 0.3 beside its win/loss's 1): `(1 − w − d)·win + w·static + d·(½ +
+    /// atan((lead − centre) / scale)/π)`. The static part, centred on a lead of 0, goes flat
+    /// once a game is lopsided; this one keeps telling a move that gains a point from one
+    /// that loses it around the lead the game actually has, which is what a player far
+    /// ahead or far behind (a handicap game) needs. The centre is the network's lead at the
+    /// search's root, taken once a search; kept subtrees were counted around the last one.
+    /// Where `w + d` exceeds 1 both are scaled down to sum to 1.
+    pub dynamic_score_utility: f64,
+    /// The dynamic part's scale, in points a line of the board: KataGo's 0.75 (6.75
+    /// points on 9×9, 14.25 on 19×19).
+    pub dynamic_score_scale: f64,
+    /// How far the centre is drawn from the root's lead toward 0 (KataGo's 0.2): a little
+    /// of the static part's wish to win by more rather than less whatever the lead.
+    pub dynamic_score_zero_weight: f64,
     /// Whether the network reads each position in a symmetry of its own
     /// ([`crate::net::Evaluator::vary_symmetry`], as Leela Zero and KataGo do). Off: with
     /// the 9x9 judge at 400 visits it won 195 of 500 games against KataGo b6c96 at 32
@@ -223,6 +238,9 @@ impl Default for NetValue {
             cache: 20_000,
             score_utility: 0.1,
             score_scale: 0.5,
+            dynamic_score_utility: 0.0,
+            dynamic_score_scale: 0.75,
+            dynamic_score_zero_weight: 0.2,
             vary_symmetry: false,
         }
     }

@@ -195,6 +195,10 @@ pub struct Mix {
 }
 
 impl LeafEvaluator for Mix {
+    fn begin(&mut self, root: &Position<'_>, search_komi: f64) {
+        self.network.begin(root, search_komi);
+    }
+
     fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
         // The network first: the playout plays on the leaf's board.
         let (network_search, network_real) = self.network.chances(leaf);

@@ -544,6 +544,9 @@ table! {
     "net_symmetry" => knowledge.value.vary_symmetry in false..=true;
     "score_utility" => knowledge.value.score_utility in SHARE;
     "score_scale" => knowledge.value.score_scale in ABOVE_0;
+    "dynamic_score_utility" => knowledge.value.dynamic_score_utility in SHARE;
+    "dynamic_score_scale" => knowledge.value.dynamic_score_scale in ABOVE_0;
+    "dynamic_score_zero_weight" => knowledge.value.dynamic_score_zero_weight in SHARE;
     "puct_exploration" => search.puct.exploration in AT_LEAST_0;
     "puct_fpu_reduction" => search.puct.fpu_reduction in AT_LEAST_0;
     "reuse_shift" => search.reuse_shift in AT_LEAST_0;

@@ -51,9 +51,10 @@ impl Scratch {
         root: &Root,
         scores: &RootScores,
         params: &SearchParams,
-        knowledge: ThreadKnowledge,
+        mut knowledge: ThreadKnowledge,
         seed: u64,
     ) -> Scratch {
+        knowledge.leaf.begin(&root.position(), root.search_komi);
         let late_after = knowledge
             .priors
             .iter()
