@@ -508,3 +508,64 @@ fn a_root_limited_to_some_moves_chooses_and_reports_only_those() {
     assert_eq!(free.best, Move::Play(point(&game, "C3")));
     assert_eq!(free.candidates.len(), 25 + 1);
 }
+
+/// A leaf evaluator that notes where its searches began (the root's stones, the side to
+/// move and the search's komi) and answers ½ at every leaf, having begun.
+struct Begun {
+    roots: Arc<std::sync::Mutex<Vec<(usize, Color, f64)>>>,
+    begun: bool,
+}
+
+impl LeafEvaluator for Begun {
+    fn begin(&mut self, root: &Position<'_>, search_komi: f64) {
+        let stones = root.board.stones(Color::Black) + root.board.stones(Color::White);
+        let mut roots = self.roots.lock().expect("no thread panicked");
+        roots.push((stones, root.to_move, search_komi));
+        self.begun = true;
+    }
+
+    fn evaluate(&mut self, _: &mut Leaf<'_>) -> Evaluation {
+        assert!(self.begun, "a leaf before the search began");
+        even_komi(0.5)
+    }
+}
+
+struct Beginning(Arc<std::sync::Mutex<Vec<(usize, Color, f64)>>>);
+
+impl Knowledge for Beginning {
+    fn for_thread(&self, _size: usize, _seed: u64) -> ThreadKnowledge {
+        let roots = Arc::clone(&self.0);
+        ThreadKnowledge {
+            priors: Vec::new(),
+            leaf: Box::new(Begun {
+                roots,
+                begun: false,
+            }),
+        }
+    }
+}
+
+#[test]
+fn every_thread_s_leaf_evaluator_begins_at_the_root_by_the_search_komi() {
+    let mut game = game(7);
+    let d4 = point(&game, "D4");
+    game.play(Color::Black, Move::Play(d4))
+        .expect("a legal move");
+    let roots = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let config = SearchConfig {
+        threads: 2,
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, Arc::new(Beginning(Arc::clone(&roots))), 7);
+    search.set_komi_shift(2.0);
+    let budget = Budget {
+        visits: Some(200),
+        time: None,
+    };
+    search.run(&game, Color::White, budget, &AtomicBool::new(false));
+    let roots = roots.lock().expect("no thread panicked");
+    assert_eq!(roots.len(), 2, "one beginning a search thread");
+    for &root in roots.iter() {
+        assert_eq!(root, (1, Color::White, 9.5));
+    }
+}
