@@ -289,21 +289,10 @@ class LabelTest(unittest.TestCase):
         self.assertEqual(rows["lead"][(rows["game"] == 1) & (rows["turn"] == 0)].tolist(), [-6.5])
         self.assertEqual(rows["lead"][(rows["game"] == 0) & (rows["turn"] == 0)].tolist(), [1.5])
 
-    def test_searched_values_when_the_engine_has_no_raw_ones(self):
+    def assertSearchedValues(self, *options, fake=()):
+        """A run with `options` into a new folder holds the fake engine's searched values."""
         out = self.out()
-        done = run_label([self.inputs["sgf"]], out, *self.ref_options, fake=("--no-raw",))
-        self.assertEqual(done.returncode, 0, done.stderr)
-        rows, games = concatenated(out), read_games_tsv(out)
-        for i, (g, turn) in enumerate(zip(rows["game"].tolist(), rows["turn"].tolist())):
-            board, _ = rebuild(games[g], turn)
-            diff = board.count("B") - board.count("W")
-            self.assertEqual(rows["winrate"][i], f16(min(1.0, max(0.0, 0.5 + 0.02 * diff))))
-            self.assertEqual(rows["lead"][i], f16(2 * diff - 7.5))
-            self.assertEqual(rows["score_stdev"][i], f16(20.0 + turn))
-
-    def test_searched_values_when_asked(self):
-        out = self.out()
-        done = run_label([self.inputs["sgf"]], out, *self.ref_options, "--judgement", "search", "--max-visits", "16")
+        done = run_label([self.inputs["sgf"]], out, *self.ref_options, *options, fake=fake)
         self.assertEqual(done.returncode, 0, done.stderr)
         rows, games = concatenated(out), read_games_tsv(out)
         self.assertGreater(len(rows["game"]), 0)
@@ -313,6 +302,12 @@ class LabelTest(unittest.TestCase):
             self.assertEqual(rows["winrate"][i], f16(min(1.0, max(0.0, 0.5 + 0.02 * diff))))
             self.assertEqual(rows["lead"][i], f16(2 * diff - 7.5))
             self.assertEqual(rows["score_stdev"][i], f16(20.0 + turn))
+
+    def test_searched_values_when_the_engine_has_no_raw_ones(self):
+        self.assertSearchedValues(fake=("--no-raw",))
+
+    def test_searched_values_when_asked(self):
+        self.assertSearchedValues("--judgement", "search", "--max-visits", "16")
 
     def test_a_folder_from_before_the_judgement_setting_is_the_networks(self):
         out = self.out()
