@@ -215,8 +215,8 @@ pub struct NetValue {
     /// ahead or far behind (a handicap game) needs. The centre is the network's lead at the
     /// search's root, taken once a search; kept subtrees were counted around the last one.
     /// Where `w + d` exceeds 1 both are scaled down to sum to 1. 0 by default: at 0.2 the
-    /// 9x9 judge won 117 of 300 games against KataGo b6c96 at 32 visits where it won 109 of
-    /// 300 without (docs/benchmarks.md, "The teacher's search as the teacher, and the score
+    /// 9x9 judge won 196 of 500 games against KataGo b6c96 at 32 visits where it won 287 of
+    /// 800 without (docs/benchmarks.md, "The teacher's search as the teacher, and the score
     /// around the lead"), not a measurable difference; handicap games were not measured.
     pub dynamic_score_utility: f64,
     /// The dynamic part's scale, in points a line of the board: KataGo's 0.75 (6.75
