@@ -156,8 +156,8 @@ fn score_utility(
         Some(lead) if fixed + dynamic > 0.0 => {
             let part =
                 |x: f64, scale: f64| 0.5 + (x / (scale * size)).atan() / std::f64::consts::PI;
-            let scale = (fixed + dynamic).max(1.0);
-            let (fixed, dynamic) = (fixed / scale, dynamic / scale);
+            let total = (fixed + dynamic).max(1.0);
+            let (fixed, dynamic) = (fixed / total, dynamic / total);
             (1.0 - fixed - dynamic) * black_win
                 + fixed * part(lead, params.score_scale)
                 + dynamic * part(lead - centre, params.dynamic_score_scale)

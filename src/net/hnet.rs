@@ -99,11 +99,11 @@ pub struct HnetEvaluator {
 /// draws one for every sample): bit 0 mirrors the columns, bit 1 the rows, bit 2 then swaps
 /// rows and columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Symmetry(u8);
+struct Symmetry(u8);
 
 impl Symmetry {
     /// The one that leaves the board as it is.
-    pub const IDENTITY: Symmetry = Symmetry(0);
+    const IDENTITY: Symmetry = Symmetry(0);
 
     /// All eight.
     #[cfg(test)]
@@ -112,7 +112,7 @@ impl Symmetry {
     }
 
     /// Where the point at `index` (row by row, `size` a row) goes.
-    pub fn map(self, size: usize, index: usize) -> usize {
+    fn map(self, size: usize, index: usize) -> usize {
         let (mut row, mut col) = (index / size, index % size);
         if self.0 & 1 != 0 {
             col = size - 1 - col;
@@ -169,17 +169,15 @@ impl Evaluator for HnetEvaluator {
         // The ownership does not depend on the komi: one map serves every output. A turned
         // reading's map goes through the turned logits' buffer, free once they are back.
         let mut ownership = model.has_ownership().then(|| vec![0.0; size * size]);
-        let turned = symmetry != Symmetry::IDENTITY;
-        let read_into = match ownership.as_deref_mut() {
-            Some(_) if turned => Some(&mut self.turned_logits[..]),
-            map => map,
-        };
-        let first_judgement = model
-            .has_value()
-            .then(|| model.judge(size, ws, mover_komi(first), read_into));
-        if let (Some(map), true, Some(_)) = (ownership.as_deref_mut(), turned, first_judgement) {
-            symmetry.turn_back(size, &self.turned_logits, map);
-        }
+        let turned_logits = &mut self.turned_logits;
+        let first_judgement = model.has_value().then(|| match ownership.as_deref_mut() {
+            Some(map) if symmetry != Symmetry::IDENTITY => {
+                let judgement = model.judge(size, ws, mover_komi(first), Some(turned_logits));
+                symmetry.turn_back(size, turned_logits, map);
+                judgement
+            }
+            map => model.judge(size, ws, mover_komi(first), map),
+        });
         let mut policy = vec![0.0; size * size];
         let input = &self.input;
         model::softmax_over(
