@@ -324,6 +324,17 @@ def targets(labels, rows, side, move, which, perm, inverse, size, teacher_policy
                    labels.has_ownership[rows])
 
 
+def unjudged_games(labels, dataset, ids, lines):
+    """The Tom IDs (sorted) of `dataset`'s games that no label judges (`ids`, `lines`: tom_lines'
+    arrays): the games whose positions a cheaper engine's labels would add to the teacher's,
+    once write_records has put them where label.py reads them."""
+    played = np.unique(record_keys(dataset) >> 16)
+    id_of_line = np.full(int(lines.max()) + 1 if len(lines) else 0, -1, np.int64)
+    id_of_line[lines] = ids
+    games = id_of_line[played[played < len(id_of_line)]]
+    return np.setdiff1d(games[games >= 0], labels.game)
+
+
 def write_records(games, ids, path):
     """The Tom records (`ID<TAB>;B[pd];W[dd]...` lines of `games`/kifu/) of the games `ids`
     into `path`, one a line, the last record of an ID where several files have it (as `hoshi

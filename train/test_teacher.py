@@ -160,6 +160,8 @@ class Join(unittest.TestCase):
             dataset = T.Dataset(os.path.join(d, "train.bin"))
             teacher = TT.Teacher(labels, dataset, ids, lines)
             self.assertEqual(list(teacher.records), [0, 2, 3])  # turn t is move number t + 1
+            # the game at line 0 has records but no label: the one more labels would add
+            self.assertEqual(list(TT.unjudged_games(labels, dataset, ids, lines)), [900])
             records = dataset.read(teacher.records)
             perm, inverse = T.symmetries(19)
             which = np.zeros(3, np.int64)

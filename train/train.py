@@ -1613,6 +1613,19 @@ def held_out_records(args):
         f"({len(teacher):,} positions)")
 
 
+def unjudged_records(args):
+    """--unjudged-records FILE: the records of train.bin's games that no teacher label judges,
+    for label.py to judge with a cheaper engine (docs/policy-net.md, "More labels")."""
+    if not args.teacher:
+        raise SystemExit("--unjudged-records needs --teacher DIR: the labels whose games to leave out")
+    train_set = Dataset(os.path.join(args.data, "train.bin"))
+    labels = teaching.load_labels(args.teacher, train_set.size)
+    ids = teaching.unjudged_games(labels, train_set, *teaching.tom_lines(args.games))
+    count = teaching.write_records(args.games, ids, args.unjudged_records)
+    log(f"wrote {args.unjudged_records}: {count:,} of the {len(ids):,} training games that "
+        f"no label judges")
+
+
 def judge_report(name, f, value, lead):
     """Another judge's figures (its win probability `value` and `lead`, the mover's, NaN where
     it judged nothing) on the teacher-judged positions of evaluate_teacher's arrays `f`, beside
@@ -1905,6 +1918,9 @@ def main(argv=None):
     m.add_argument("--evaluate", action="store_true",
                    help="top-1/top-5 of the checkpoint on all of test.bin, and by game phase")
     m.add_argument("--float32", action="store_true", help="with --evaluate: no bf16")
+    m.add_argument("--unjudged-records", dest="unjudged_records", metavar="FILE",
+                   help="with --teacher: write the Tom records of train.bin's games that no label "
+                        "judges (label.py's input for more labels), then stop")
     m.add_argument("--held-out-records", dest="held_out_records", metavar="FILE",
                    help="write the records of test.bin's games that --teacher DIR judged (Tom "
                         "records, one a line), for label.py to judge with another engine")
@@ -1941,6 +1957,8 @@ def main(argv=None):
         evaluate_all(args)
     elif args.held_out_records:
         held_out_records(args)
+    elif args.unjudged_records:
+        unjudged_records(args)
     else:
         train(args)
 
