@@ -1615,7 +1615,8 @@ def held_out_records(args):
 
 def unjudged_records(args):
     """--unjudged-records FILE: the records of train.bin's games that no teacher label judges,
-    for label.py to judge with a cheaper engine (docs/policy-net.md, "More labels")."""
+    for label.py to judge with a cheaper engine (docs/policy-net.md, "Learning from the
+    teacher")."""
     if not args.teacher:
         raise SystemExit("--unjudged-records needs --teacher DIR: the labels whose games to leave out")
     train_set = Dataset(os.path.join(args.data, "train.bin"))
