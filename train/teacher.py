@@ -329,10 +329,9 @@ def unjudged_games(labels, dataset, ids, lines):
     arrays): the games whose positions a cheaper engine's labels would add to the teacher's,
     once write_records has put them where label.py reads them."""
     played = np.unique(record_keys(dataset) >> 16)
-    id_of_line = np.full(int(lines.max()) + 1 if len(lines) else 0, -1, np.int64)
-    id_of_line[lines] = ids
-    games = id_of_line[played[played < len(id_of_line)]]
-    return np.setdiff1d(games[games >= 0], labels.game)
+    id_of_line = np.empty(len(ids), np.int64)
+    id_of_line[lines] = ids  # `lines` orders every line of the index: each gets its ID
+    return np.setdiff1d(id_of_line[played[played < len(ids)]], labels.game)
 
 
 def write_records(games, ids, path):
