@@ -502,6 +502,8 @@ table! {
     "rave_equivalence" => search.rave_equivalence in ABOVE_0;
     "expand_after" => search.expand_after in 0..=u32::MAX;
     "lcb_z" => search.lcb_z in AT_LEAST_0;
+    "lcb_choice_z" => search.lcb_choice_z in AT_LEAST_0;
+    "lcb_choice_share" => search.lcb_choice_share in SHARE;
     "pass_empty_share" => search.pass_empty_share in SHARE;
     "pv_length" => search.pv_length in 0..=usize::MAX;
     "time_check_period" => search.time_check_period in 1..=u64::MAX;

@@ -139,15 +139,16 @@ pub struct MoveInfo {
 /// What a search found.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
-    /// The most simulated move.
+    /// The move to play: the most simulated, or the best by its lower confidence bound
+    /// ([`SearchParams::lcb_choice_z`]).
     pub best: Move,
     /// Its win rate for the player to move (as [`MoveInfo::winrate`]).
     pub winrate: f64,
     /// Its win rate as the tree counts it, with the komi shift of dynamic komi
     /// ([`Search::set_komi_shift`]), priors left out too; `winrate` without a shift.
     pub search_winrate: f64,
-    /// Every root move legal under the full rules, most simulated first (those never
-    /// simulated too, last).
+    /// Every root move legal under the full rules, `best` first, then the most simulated
+    /// first (those never simulated too, last).
     pub candidates: Vec<MoveInfo>,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,

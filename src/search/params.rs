@@ -23,6 +23,17 @@ pub struct SearchParams {
     /// Standard errors below the win rate for the lower confidence bound analysis shows
     /// (`lcb` of `lz-analyze`): about 97.7% one-sided confidence at 2.
     pub lcb_z: f64,
+    /// The move played is the one whose win rate is highest less this many standard errors
+    /// (its simulations' own spread, not `lcb_z`'s binomial one), among the moves simulated
+    /// at least [`SearchParams::lcb_choice_share`] as often as the most simulated (Leela
+    /// Zero's and KataGo's choice by lower confidence bound): a move the search came to late
+    /// but that holds up well can be played before it overtakes in visits. 0: the most
+    /// simulated move, always.
+    pub lcb_choice_z: f64,
+    /// The least share of the most simulated move's simulations a move needs to be chosen by
+    /// its lower confidence bound (KataGo's `minVisitPropForLCB` is 0.15, Leela Zero's
+    /// `cfg_lcb_min_visit_ratio` 0.10): below it the bound rests on too few results.
+    pub lcb_choice_share: f64,
     /// Pass is a child of an inner node once fewer than this share of the board's points
     /// are empty (and always after a pass, or when nothing else is left): while the board
     /// is open a pass is never right, and in the tree it would only cost simulations.
@@ -61,6 +72,8 @@ impl Default for SearchParams {
             rave_equivalence: 3000.0,
             expand_after: 8,
             lcb_z: 2.0,
+            lcb_choice_z: 0.0,
+            lcb_choice_share: 0.1,
             pass_empty_share: 0.5,
             pv_length: 30,
             time_check_period: 16,

@@ -33,7 +33,7 @@ pub(super) fn summarize(report: Report<'_>, visits: u64, elapsed: Duration) -> S
         best,
         winrate,
         search_winrate,
-        pv: principal_variation(tree, report.params.pv_length),
+        pv: principal_variation(tree, best, report.params.pv_length),
         candidates,
         visits,
         elapsed,
@@ -44,7 +44,8 @@ pub(super) fn summarize(report: Report<'_>, visits: u64, elapsed: Duration) -> S
     }
 }
 
-/// The root moves legal under the full rules and not banned, most simulated first.
+/// The root moves legal under the full rules and not banned, most simulated first, but
+/// the move to play first ([`SearchParams::lcb_choice_z`]).
 pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
     let Report {
         tree,
@@ -64,14 +65,19 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
         .iter()
         .map(|&c| tree.node(c).stats().prior_wins)
         .sum();
-    let mut moves: Vec<MoveInfo> = children
+    let mut moves: Vec<(MoveInfo, f64)> = children
         .iter()
         .map(|&c| {
             let s = tree.node(c).stats();
             let visits = s.playouts();
             let winrate = root.reported_winrate(scores, c, &s);
             let spread = (winrate * (1.0 - winrate) / f64::from(visits.max(1))).sqrt();
-            MoveInfo {
+            let own_spread = scores
+                .result_spread(c)
+                .unwrap_or_else(|| (winrate * (1.0 - winrate)).sqrt());
+            let choice_bound =
+                winrate - params.lcb_choice_z * own_spread / f64::from(visits.max(1)).sqrt();
+            let info = MoveInfo {
                 mv: s.mv,
                 visits,
                 winrate,
@@ -90,24 +96,47 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
                 },
                 score_lead: scores.black_margin(c).map_or(0.0, for_mover),
                 pv: line_from(tree, c, params.pv_length),
-            }
+            };
+            (info, choice_bound)
         })
         .collect();
-    moves.sort_by(|a, b| {
+    moves.sort_by(|(a, _), (b, _)| {
         b.visits
             .cmp(&a.visits)
             .then(b.winrate.total_cmp(&a.winrate))
     });
-    moves
+    if params.lcb_choice_z > 0.0 {
+        promote_by_bound(&mut moves, params.lcb_choice_share);
+    }
+    moves.into_iter().map(|(info, _)| info).collect()
 }
 
-/// The most simulated line from the root through a move not banned, at most `length` moves.
-fn principal_variation(tree: &Tree, length: usize) -> Vec<Move> {
+/// Moves to the front, among `moves` (most simulated first, each with its lower confidence
+/// bound for the choice), the one with the highest bound of those simulated at least `share`
+/// as often as the first: the move to play, first for the player and for analysis alike.
+/// The others keep their order.
+fn promote_by_bound(moves: &mut [(MoveInfo, f64)], share: f64) {
+    let Some(most) = moves.first().map(|(m, _)| f64::from(m.visits)) else {
+        return;
+    };
+    let chosen = moves
+        .iter()
+        .enumerate()
+        .filter(|(_, (m, _))| m.visits > 0 && f64::from(m.visits) >= share * most)
+        .max_by(|(i, (_, a)), (j, (_, b))| a.total_cmp(b).then(j.cmp(i)))
+        .map(|(i, _)| i);
+    if let Some(i) = chosen {
+        moves[..=i].rotate_right(1);
+    }
+}
+
+/// The line from the root through `best` (the move to play, a root move not banned),
+/// the most simulated below it, at most `length` moves.
+fn principal_variation(tree: &Tree, best: Move, length: usize) -> Vec<Move> {
     let first = tree
         .node(ROOT)
         .children()
-        .filter(|&c| !tree.node(c).is_banned())
-        .max_by_key(|&c| tree.node(c).stats().playouts());
+        .find(|&c| !tree.node(c).is_banned() && tree.node(c).mv() == best);
     match first {
         Some(c) if length > 0 && tree.node(c).stats().playouts() > 0 => {
             line_from(tree, c, length - 1)
@@ -133,4 +162,51 @@ fn line_from(tree: &Tree, start: u32, length: usize) -> Vec<Move> {
         index = child;
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `n`th point's root move of `visits` simulations at win rate `winrate`, with its bound for the choice.
+    fn root_move(n: usize, visits: u32, winrate: f64, bound: f64) -> (MoveInfo, f64) {
+        let point = crate::coord::Geometry::new(9)
+            .and_then(|g| g.points().nth(n))
+            .expect("a point of 9x9");
+        let info = MoveInfo {
+            mv: Move::Play(point),
+            visits,
+            winrate,
+            prior: 0.0,
+            lcb: 0.0,
+            score_lead: 0.0,
+            pv: Vec::new(),
+        };
+        (info, bound)
+    }
+
+    fn order(moves: &[(MoveInfo, f64)]) -> Vec<u32> {
+        moves.iter().map(|(m, _)| m.visits).collect()
+    }
+
+    #[test]
+    fn the_best_bound_among_the_well_simulated_moves_goes_first() {
+        let mut moves = vec![
+            root_move(0, 100, 0.50, 0.45),
+            root_move(1, 60, 0.55, 0.40),
+            root_move(2, 30, 0.60, 0.52),
+            // The best bound of all, but on fewer than a tenth of the first's simulations.
+            root_move(3, 9, 0.90, 0.80),
+        ];
+        promote_by_bound(&mut moves, 0.1);
+        assert_eq!(order(&moves), vec![30, 100, 60, 9]);
+        // The most simulated stays first where its bound is the best, and at a tie.
+        let mut moves = vec![root_move(0, 100, 0.5, 0.45), root_move(1, 60, 0.5, 0.45)];
+        promote_by_bound(&mut moves, 0.1);
+        assert_eq!(order(&moves), vec![100, 60]);
+        // A share of 1 leaves the choice to the visits.
+        let mut moves = vec![root_move(0, 100, 0.5, 0.1), root_move(1, 99, 0.9, 0.8)];
+        promote_by_bound(&mut moves, 1.0);
+        assert_eq!(order(&moves), vec![100, 99]);
+    }
 }

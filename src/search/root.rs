@@ -212,6 +212,9 @@ struct ChildScore {
     simulations: AtomicU32,
     /// Black's results by the real komi, in [`REAL_UNITS`].
     black_units: AtomicU64,
+    /// Their squares, in [`REAL_UNITS`]: with the sum, the spread of the results, which the
+    /// lower confidence bound of the move's choice reads.
+    black_squares: AtomicU64,
     /// The simulations whose evaluation gave a margin, and the sum of twice those margins
     /// (an integer: komi is a multiple of 0.5, and a margin that is not one is rounded).
     margins: AtomicU32,
@@ -286,8 +289,13 @@ impl RootScores {
             return;
         };
         score.simulations.fetch_add(1, Relaxed);
-        let units = (evaluation.black_real.clamp(0.0, 1.0) * REAL_UNITS).round() as u64;
-        score.black_units.fetch_add(units, Relaxed);
+        let black = evaluation.black_real.clamp(0.0, 1.0);
+        score
+            .black_units
+            .fetch_add((black * REAL_UNITS).round() as u64, Relaxed);
+        score
+            .black_squares
+            .fetch_add((black * black * REAL_UNITS).round() as u64, Relaxed);
         if let Some(margin) = evaluation.black_margin {
             score.margins.fetch_add(1, Relaxed);
             score
@@ -303,6 +311,21 @@ impl RootScores {
         (n > 0).then(|| score.twice_margin.load(Relaxed) as f64 / 2.0 / f64::from(n))
     }
 
+    /// The standard deviation of the results (by the real komi, either side's: they differ
+    /// by a sign) of this search's simulations through root child `child`, when there were
+    /// at least two.
+    pub fn result_spread(&self, child: u32) -> Option<f64> {
+        let score = self.child(child)?;
+        let n = f64::from(score.simulations.load(Relaxed));
+        if n < 2.0 {
+            return None;
+        }
+        let mean = score.black_units.load(Relaxed) as f64 / REAL_UNITS / n;
+        let squares = score.black_squares.load(Relaxed) as f64 / REAL_UNITS / n;
+        // The sample variance, n − 1 below: two equal results say little about the spread.
+        Some(((squares - mean * mean) * n / (n - 1.0)).max(0.0).sqrt())
+    }
+
     /// Black's win rate by the real komi in this search's simulations through root child
     /// `child`, if any.
     fn black_winrate(&self, child: u32) -> Option<f64> {
@@ -310,5 +333,51 @@ impl RootScores {
         let n = score.simulations.load(Relaxed);
         let units = score.black_units.load(Relaxed) as f64;
         (n > 0).then(|| units / REAL_UNITS / f64::from(n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tree::NewChild;
+
+    #[test]
+    fn the_spread_of_a_root_moves_results_is_their_sample_deviation() {
+        let geometry = Geometry::new(9).expect("9x9");
+        let tree = Tree::new(1 << 20);
+        tree.try_begin_expansion(ROOT);
+        let children: Vec<NewChild> = geometry
+            .points()
+            .take(2)
+            .map(|p| NewChild {
+                mv: Move::Play(p),
+                prior_wins: 0.0,
+                prior_games: 0.0,
+                policy: None,
+            })
+            .collect();
+        tree.expand(ROOT, &children);
+        let kids: Vec<u32> = tree.node(ROOT).children().collect();
+        let scores = RootScores::new(&tree, geometry, false);
+        let result = |black_real| Evaluation {
+            black_search: black_real,
+            black_real,
+            black_margin: None,
+        };
+        scores.add(kids[0], &result(0.25));
+        assert_eq!(
+            scores.result_spread(kids[0]),
+            None,
+            "one result has no spread"
+        );
+        for black in [0.75, 0.5, 0.5] {
+            scores.add(kids[0], &result(black));
+        }
+        // Mean 0.5, squares off it 1/16 + 1/16 + 0 + 0, over 3.
+        let spread = scores.result_spread(kids[0]).expect("four results");
+        assert!((spread - (1.0f64 / 24.0).sqrt()).abs() < 1e-4, "{spread}");
+        scores.add(kids[1], &result(0.6));
+        scores.add(kids[1], &result(0.6));
+        assert!(scores.result_spread(kids[1]).expect("two results") < 1e-3);
     }
 }
