@@ -168,7 +168,8 @@ fn line_from(tree: &Tree, start: u32, length: usize) -> Vec<Move> {
 mod tests {
     use super::*;
 
-    /// The `n`th point's root move of `visits` simulations at win rate `winrate`, with its bound for the choice.
+    /// The `n`th point's root move of `visits` simulations at win rate `winrate`, with its
+    /// bound for the choice.
     fn root_move(n: usize, visits: u32, winrate: f64, bound: f64) -> (MoveInfo, f64) {
         let point = crate::coord::Geometry::new(9)
             .and_then(|g| g.points().nth(n))
