@@ -71,12 +71,13 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
             let s = tree.node(c).stats();
             let visits = s.playouts();
             let winrate = root.reported_winrate(scores, c, &s);
-            let spread = (winrate * (1.0 - winrate) / f64::from(visits.max(1))).sqrt();
-            let own_spread = scores
-                .result_spread(c)
-                .unwrap_or_else(|| (winrate * (1.0 - winrate)).sqrt());
-            let choice_bound =
-                winrate - params.lcb_choice_z * own_spread / f64::from(visits.max(1)).sqrt();
+            // Standard errors: the binomial deviation's for analysis, the results' own (the
+            // binomial one until there are two) for the choice.
+            let binomial = (winrate * (1.0 - winrate)).sqrt();
+            let root_n = f64::from(visits.max(1)).sqrt();
+            let spread = binomial / root_n;
+            let own_spread = scores.result_spread(c).unwrap_or(binomial);
+            let choice_bound = winrate - params.lcb_choice_z * own_spread / root_n;
             let info = MoveInfo {
                 mv: s.mv,
                 visits,
