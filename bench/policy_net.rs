@@ -80,7 +80,13 @@ fn options() -> Options {
 fn main() {
     let o = options();
     let loaded = match &o.net {
-        Some(path) => Model::load(path),
+        Some(path) => match hoshi::setup::read_network_file(path.as_ref()) {
+            Ok(bytes) => Model::from_bytes(&bytes),
+            Err(e) => {
+                eprintln!("policy_net bench: {e}");
+                std::process::exit(1);
+            }
+        },
         None if o.value_channels == 0 => {
             Model::from_weights(&Weights::random(o.channels, o.blocks, 2026))
         }

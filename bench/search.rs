@@ -8,7 +8,7 @@
 //!     cargo bench --bench search -- 9 --engine "/usr/games/gnugo --mode gtp --level 10"
 //!     cargo bench --bench search -- 19 --net on          # with the policy network only (off, both)
 //!     cargo bench --bench search -- 19 --net on --param value_mix=1 --param puct=1   # the value
-//!     cargo bench --bench search -- 19 --net weights/judge-19x19.hnet     # a judge: its value at every leaf, PUCT
+//!     cargo bench --bench search -- 19 --net weights/value-19x19.hnet     # a value network: its value at every leaf, PUCT
 //!
 //! The middle-game and endgame positions are games played by the playout policy from a fixed
 //! seed (30 and 60 moves on 9x9, 120 and 250 on 19x19), so they are the same on every run.
@@ -17,16 +17,15 @@ use hoshi::board::Board;
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::knowledge::playout::{self, light_playout, Forbidden, PlayoutPolicy};
-use hoshi::knowledge::Standard;
 use hoshi::net::SharedNet;
 use hoshi::rules::Ruleset;
 use hoshi::search::{Budget, Search, SearchConfig};
+use hoshi::setup::{self, NetChoice, Workshop};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 struct Options {
@@ -74,13 +73,13 @@ fn options() -> Options {
                     Some("off") => vec![false],
                     Some("on") => vec![true],
                     Some("both") | None => vec![false, true],
-                    Some(path) => match hoshi::net::Model::load(path) {
-                        Ok(model) => {
-                            o.net = Some(SharedNet::new(model));
+                    Some(path) => match setup::load_network(path.as_ref()) {
+                        Ok(net) => {
+                            o.net = Some(net);
                             vec![true]
                         }
                         Err(e) => {
-                            eprintln!("--net {path}: {e}");
+                            eprintln!("--net: {e}");
                             std::process::exit(2);
                         }
                     },
@@ -249,17 +248,13 @@ fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options)
     let mut memory = 0;
     let rates: Vec<f64> = (0..o.runs)
         .map(|run| {
-            let shared = || o.net.unwrap_or_else(SharedNet::embedded);
-            let net = net.then(shared);
-            let params = o.params.judged_by(net);
-            let config = SearchConfig {
-                threads,
-                params: params.search,
-                ..SearchConfig::default()
+            let nets = match net {
+                true => NetChoice::Given(o.net.unwrap_or_else(setup::embedded)),
+                false => NetChoice::Off,
             };
-            let puct = params.search.puct.enabled;
-            let knowledge = Standard::new(params.knowledge, net, puct);
-            let mut search = Search::new(config, Arc::new(knowledge), run as u64);
+            let kit = Workshop::new(nets, o.params.tuning()).kit(game.size(), true);
+            let config = kit.config(threads, SearchConfig::default().max_memory);
+            let mut search = Search::new(config, kit.knowledge, run as u64);
             let budget = Budget {
                 visits: None,
                 time: Some(Duration::from_secs_f64(o.seconds)),

@@ -25,11 +25,12 @@ use hoshi::game::Position;
 use hoshi::knowledge::playout::{self, Forbidden, PlayoutPolicy};
 use hoshi::knowledge::priors::Priors;
 use hoshi::knowledge::PriorWeights;
-use hoshi::net::{features, Model, NetChoice, SharedNet};
+use hoshi::net::{features, Model, SharedNet};
 use hoshi::player::clock::Clock;
 use hoshi::player::rank::RankError;
-use hoshi::player::Setup;
+use hoshi::player::PlayerSettings;
 use hoshi::player::{Choice, MctsPlayer, Mode, Player, Rank};
+use hoshi::setup::NetChoice;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -109,7 +110,7 @@ fn main() -> ExitCode {
         }
     };
     let net = match &o.net {
-        None => SharedNet::embedded(),
+        None => hoshi::setup::embedded(),
         Some(path) => match Model::load(path) {
             Ok(net) => SharedNet::new(net),
             Err(why) => {
@@ -139,14 +140,14 @@ fn main() -> ExitCode {
     let mut recent = Vec::new();
     let mut tally = Tally::default();
     let mut played_games = 0;
-    let setup = Setup {
+    let setup = PlayerSettings {
         net: NetChoice::Given(net),
-        ..Setup::default()
+        ..PlayerSettings::default()
     };
     let mut players: Vec<MctsPlayer> = o
         .ranks
         .iter()
-        .map(|&rank| MctsPlayer::new(Setup { rank, ..setup }, 1))
+        .map(|&rank| MctsPlayer::new(PlayerSettings { rank, ..setup }, 1))
         .collect();
     let clock = Clock::default();
     for record in held_out {
@@ -160,13 +161,9 @@ fn main() -> ExitCode {
                 let phase = dataset::phase_of(game.move_number() + 1);
                 let legal = game.legal_points(color);
                 recent.clear();
-                recent.extend(game.recent_moves(features::HISTORY));
+                recent.extend(game.recent_played(features::HISTORY));
                 let board = game.board();
-                let position = Position {
-                    board,
-                    to_move: color,
-                    recent: &recent,
-                };
+                let position = Position::of_stones(board, color, &recent);
                 let probabilities = &evaluator.evaluate_one(&position, 7.5).policy;
                 let by_net: Vec<(Point, f64)> = legal
                     .iter()

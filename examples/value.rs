@@ -15,7 +15,7 @@
 //! `--times K` gives the playouts K times the network's time as well (several K: repeat it).
 
 use hoshi::cmd::dataset::{self, Tally, Winner, PHASES};
-use hoshi::coord::{Color, Move};
+use hoshi::coord::Color;
 use hoshi::game::Game;
 use hoshi::game::Position;
 use hoshi::knowledge::playout::{self, Forbidden, PlayoutPolicy};
@@ -104,7 +104,7 @@ fn main() -> ExitCode {
 
 fn run(o: &Options) -> Result<(), String> {
     let net = match &o.net {
-        None => SharedNet::embedded(),
+        None => hoshi::setup::embedded(),
         Some(path) => {
             SharedNet::new(Model::load(path).map_err(|why| format!("{}: {why}", path.display()))?)
         }
@@ -159,7 +159,7 @@ fn run(o: &Options) -> Result<(), String> {
 /// The network and the playouts, and what they scored.
 struct Judge {
     evaluator: Box<dyn Evaluator>,
-    recent: Vec<Move>,
+    recent: Vec<hoshi::game::Played>,
     rng: SmallRng,
     moves: playout::MoveRecord,
     /// The playouts' time, in multiples of the network's.
@@ -174,14 +174,10 @@ impl Judge {
     fn position(&mut self, game: &Game, color: Color, komi: f64, won: bool) {
         let phase = dataset::phase_of(game.move_number() + 1);
         self.recent.clear();
-        self.recent.extend(game.recent_moves(features::HISTORY));
+        self.recent.extend(game.recent_played(features::HISTORY));
         let board = game.board();
         let started = Instant::now();
-        let position = Position {
-            board,
-            to_move: color,
-            recent: &self.recent,
-        };
+        let position = Position::of_stones(board, color, &self.recent);
         let value = [self
             .evaluator
             .evaluate_one(&position, komi)

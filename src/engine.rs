@@ -7,27 +7,28 @@ use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::Game;
 use crate::handicap::HandicapError;
 use crate::knowledge::ownership::{self, Estimate as Ownership};
-use crate::net::{NetChoice, SharedNet};
+use crate::net::SharedNet;
 use crate::player::clock::{Clock, TimeControl};
 use crate::player::judge::{self, JUDGE_SEED};
 use crate::player::size_class::SizeClass;
-use crate::player::{Choice, MctsPlayer, Mode, Params, Player, RandomPlayer, Rank, Setup};
+use crate::player::{Choice, MctsPlayer, Mode, Params, Player, PlayerSettings, RandomPlayer, Rank};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
 use crate::search::{SearchResult, Watch};
+use crate::setup::NetChoice;
 use crate::sgf::{self, SgfError};
 use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// What the command line sets: how the player plays ([`Setup`]), and the game and session
+/// What the command line sets: how the player plays ([`PlayerSettings`]), and the game and session
 /// around it. Made once where the engine is set up; GTP's `hoshi-param`, `hoshi-rank` and
 /// GoGui's parameters change it in place ([`Engine::reconfigure`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// The player's strength, threads, budgets, tuning and network, handed to it whole.
-    pub player: Setup,
+    pub player: PlayerSettings,
     pub rules: Ruleset,
     /// Komi; `None` takes the ruleset's usual one.
     pub komi: Option<f64>,
@@ -50,9 +51,9 @@ impl Default for Settings {
     /// French rules, 19x19, expert with the embedded network.
     fn default() -> Self {
         Settings {
-            player: Setup {
+            player: PlayerSettings {
                 net: NetChoice::BuiltIn,
-                ..Setup::default()
+                ..PlayerSettings::default()
             },
             rules: Ruleset::FRENCH,
             komi: None,
@@ -162,11 +163,18 @@ impl Engine {
         }
     }
 
-    /// Changes settings during a session (GoGui's parameter dialog): the player is rebuilt
-    /// with them, at the same level; the game goes on.
+    /// Changes settings during a session (`hoshi-param`, GoGui's parameter dialog): the
+    /// player takes them and keeps what they leave valid (its tree, caches and dynamic
+    /// komi); the game goes on. Only a change between searching and random moves makes a
+    /// new player.
     pub fn reconfigure(&mut self, change: impl FnOnce(&mut Settings)) {
+        let random = self.settings.random;
         change(&mut self.settings);
-        self.player = player_for(&self.settings);
+        if self.settings.random == random {
+            self.player.reconfigure(&self.settings.player);
+        } else {
+            self.player = player_for(&self.settings);
+        }
         // The judge's budgets may have changed with the parameters.
         self.judged.replace(None);
     }
@@ -233,7 +241,7 @@ impl Engine {
     /// Changes the playing strength for the next moves.
     pub fn set_rank(&mut self, rank: Rank) {
         self.settings.player.rank = rank;
-        self.player.set_rank(rank);
+        self.player.reconfigure(&self.settings.player);
     }
 
     /// The rank hoshi plays on the current board: the one asked for, or the board's

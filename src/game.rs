@@ -129,10 +129,7 @@ impl Game {
     /// Under territory scoring the playouts' area count stands in for the territory count,
     /// and the handicap is in the stones themselves.
     pub fn area_komi(&self) -> f64 {
-        match self.rules.scoring {
-            Scoring::Area => self.komi + self.rules.handicap_bonus.points(self.handicap()),
-            Scoring::Territory => self.komi,
-        }
+        self.terms().area_komi()
     }
 
     pub fn set_komi(&mut self, komi: f64) {
@@ -174,6 +171,48 @@ impl Game {
     /// the policy network look at.
     pub fn recent_moves(&self, count: usize) -> impl Iterator<Item = Move> + '_ {
         self.history.iter().rev().take(count).map(|t| t.mv)
+    }
+
+    /// The last `count` moves with their colours, the most recent first.
+    pub fn recent_played(&self, count: usize) -> impl Iterator<Item = Played> + '_ {
+        let played = |t: &Turn| Played {
+            color: t.color,
+            mv: t.mv,
+        };
+        self.history.iter().rev().take(count).map(played)
+    }
+
+    /// The boards before the last `count` moves, the most recent first: the one the last
+    /// move was played on first.
+    pub fn earlier_boards(&self, count: usize) -> impl Iterator<Item = &Board> + '_ {
+        self.history
+            .iter()
+            .rev()
+            .take(count)
+            .map(|t| &t.before.board)
+    }
+
+    /// The points where `color` may not play now only because the move would repeat an
+    /// earlier position under the superko rule: legal by the board alone, simple ko
+    /// included. None under simple ko.
+    pub fn superko_bans(&self, color: Color) -> Vec<Point> {
+        if self.rules.ko == KoRule::Simple {
+            return Vec::new();
+        }
+        let board = &self.current.board;
+        let g = board.geometry();
+        g.points()
+            .filter(|&p| board.check(color, p).is_ok() && self.repeats(color, p))
+            .collect()
+    }
+
+    /// The rules, the komi and the handicap the game is played under.
+    pub fn terms(&self) -> Terms {
+        Terms {
+            rules: self.rules,
+            komi: self.komi,
+            handicap: self.handicap(),
+        }
     }
 
     /// The move played `k` moves ago (1: the last one), or a pass before the first move.
@@ -429,23 +468,126 @@ impl Game {
     }
 }
 
-/// A position to judge: the stones, the side to move and the moves before it, as a
-/// network or a prior source sees it (they may read the last moves: a network's history
-/// planes, the hand-made priors' answers to the last two moves).
+/// A move with the colour that played it: what a network reads of a game's history (two
+/// moves of one colour in a row, a handicap placed as moves, a pass, all read as played).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Played {
+    pub color: Color,
+    pub mv: Move,
+}
+
+/// What a game is played under beyond its stones: the rules, the komi and the handicap,
+/// which the rules may pay White for. Every position of a game shares them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Terms {
+    pub rules: Ruleset,
+    /// The komi as set (White's compensation, the handicap bonus apart).
+    pub komi: f64,
+    /// The handicap for scoring ([`Game::handicap`]).
+    pub handicap: usize,
+}
+
+impl Default for Terms {
+    /// French rules, their komi, no handicap.
+    fn default() -> Self {
+        Terms {
+            rules: Ruleset::FRENCH,
+            komi: Ruleset::FRENCH.default_komi,
+            handicap: 0,
+        }
+    }
+}
+
+impl Terms {
+    /// What Black's area lead must exceed for Black to win ([`Game::area_komi`]).
+    pub fn area_komi(&self) -> f64 {
+        match self.rules.scoring {
+            Scoring::Area => self.komi + self.rules.handicap_bonus.points(self.handicap),
+            Scoring::Territory => self.komi,
+        }
+    }
+}
+
+/// A position to judge, with everything a network or a prior source may read of it (as
+/// KataGo's inputs read a `BoardHistory`): the stones, the side to move, the moves before
+/// it with their colours and the boards they made, the repetition bans in force, and the
+/// game's terms (rules, komi, handicap). Each reader reads what it needs: `.hnet` the
+/// stones, the side to move and the last moves; the hand-made priors the last two moves.
 #[derive(Clone, Copy)]
 pub struct Position<'a> {
     pub board: &'a Board,
     pub to_move: Color,
     /// The moves before the position, the most recent first (passes count; fewer at the
-    /// start of a game). Those who read them read as many as they need.
-    pub recent: &'a [Move],
+    /// start of a game). Those who read them read as many as they need; there are as many
+    /// as the knowledge asks for ([`crate::knowledge::Knowledge::history`]).
+    pub recent: &'a [Played],
+    /// The boards before the position, the most recent first: `earlier[0]` is the board
+    /// `recent[0]` was played on. As many as the knowledge asks for
+    /// ([`crate::knowledge::Knowledge::earlier_boards`]; none by default), fewer at the
+    /// start of a game.
+    pub earlier: &'a [Board],
+    /// The points where the side to move may not play because the move would repeat an
+    /// earlier position under the game's superko rule, beside the simple ko the board keeps
+    /// ([`Board::ko`]). Known at a search's root; inside its tree, under simple ko, none.
+    pub superko_bans: &'a [Point],
+    pub terms: Terms,
+}
+
+impl<'a> Position<'a> {
+    /// A position known by its stones, its side to move and its last moves alone, under
+    /// the default terms (French rules, komi 7.5, no handicap), no earlier board and no
+    /// superko ban: for tools and tests that judge stones (a record's positions).
+    pub fn of_stones(board: &'a Board, to_move: Color, recent: &'a [Played]) -> Position<'a> {
+        Position {
+            board,
+            to_move,
+            recent,
+            earlier: &[],
+            superko_bans: &[],
+            terms: Terms::default(),
+        }
+    }
 }
 
 impl Position<'_> {
     /// The `n`th move before the position (1 the last), a pass if there is none.
     pub fn nth_last(&self, n: usize) -> Move {
         n.checked_sub(1)
-            .and_then(|i| self.recent.get(i).copied())
-            .unwrap_or(Move::Pass)
+            .and_then(|i| self.recent.get(i))
+            .map_or(Move::Pass, |played| played.mv)
+    }
+}
+
+/// The facts of a position of `game` that its board does not hold, gathered to build a
+/// [`Position`]: its last moves, the boards before them and the superko bans.
+pub struct PositionFacts {
+    pub recent: Vec<Played>,
+    pub earlier: Vec<Board>,
+    pub superko_bans: Vec<Point>,
+    pub terms: Terms,
+}
+
+impl PositionFacts {
+    /// `game`'s current position with `to_move` to play, with `moves` moves and `boards`
+    /// earlier boards.
+    pub fn of(game: &Game, to_move: Color, moves: usize, boards: usize) -> PositionFacts {
+        PositionFacts {
+            recent: game.recent_played(moves).collect(),
+            earlier: game.earlier_boards(boards).cloned().collect(),
+            superko_bans: game.superko_bans(to_move),
+            terms: game.terms(),
+        }
+    }
+
+    /// The position these facts complete, on `board` with `to_move` to play.
+    pub fn position<'a>(&'a self, board: &'a Board, to_move: Color) -> Position<'a> {
+        Position {
+            board,
+            to_move,
+            recent: &self.recent,
+            earlier: &self.earlier,
+            superko_bans: &self.superko_bans,
+            terms: self.terms,
+        }
     }
 }

@@ -14,6 +14,9 @@
 //! * [`search`]: the Monte Carlo tree search (tree, simulation, selection, limits, reuse,
 //!   report); it is given its knowledge and names no network; it knows nothing of levels,
 //!   judges, clocks or GTP.
+//! * [`setup`]: settings to what plays, in one place: which network on which board (a file
+//!   read by its content), the knobs left to the network settled, the knowledge and the
+//!   search's settings built; the player, the subcommands and the benches ask it.
 //! * [`player`]: who chooses a move: the `Player` trait, levels, the MCTS and random players,
 //!   the clock and time allocation, the dead-stone judge (it runs searches).
 //! * [`engine`]: what a controller talks to: the game, the player, the settings, the clock.
@@ -37,6 +40,8 @@ pub mod net; // one interface to a network (outputs, cache) and the .hnet networ
 pub mod knowledge; // what the search knows of Go: priors, playouts, network-backed sources
 
 pub mod search; // Monte Carlo tree search with RAVE or PUCT, threads, tree reuse
+
+pub mod setup; // settings -> what plays: the network, the settled knobs, the knowledge
 
 pub mod player; // the Player trait, levels, MCTS and random players, clock, dead-stone judge
 

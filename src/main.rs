@@ -2,11 +2,11 @@
 
 use clap::Parser;
 use hoshi::engine::{Engine, Settings};
-use hoshi::net::{Model, NetChoice, NetError, SharedNet};
 use hoshi::parse;
 use hoshi::player::size_class::SizeClass;
-use hoshi::player::{self, Level, Params, Rank, Setup};
+use hoshi::player::{self, Level, Params, PlayerSettings, Rank};
 use hoshi::rules::Ruleset;
+use hoshi::setup::{self, LoadError, NetChoice};
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
@@ -198,22 +198,22 @@ impl Cli {
     }
 
     /// The networks `--net` names: the built-in ones by default, none for `none`.
-    fn net(&self) -> Result<NetChoice, NetError> {
+    fn net(&self) -> Result<NetChoice, LoadError> {
         match &self.net {
             None => Ok(NetChoice::BuiltIn),
             Some(path) if path.as_os_str() == "none" => Ok(NetChoice::Off),
-            Some(path) => Ok(NetChoice::Given(SharedNet::new(Model::load(path)?))),
+            Some(path) => Ok(NetChoice::Given(setup::load_network(path)?)),
         }
     }
 
     fn settings(&self, net: NetChoice) -> Settings {
-        let player = Setup {
+        let player = PlayerSettings {
             rank: self.rank.unwrap_or(self.level.rank()),
             threads: self.threads.map_or_else(
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),
                 usize::from,
             ),
-            playouts: self.playouts,
+            visits: self.playouts,
             time: self.time,
             max_memory: usize::try_from(self.max_memory.saturating_mul(1 << 20))
                 .unwrap_or(usize::MAX),
@@ -300,17 +300,8 @@ fn main() -> ExitCode {
     for (key, value) in &cli.params {
         log::info!("parameter {key} = {value}");
     }
-    match settings.player.net {
-        NetChoice::BuiltIn => {
-            for size in hoshi::net::hnet::judged_sizes() {
-                if let Some(net) = settings.player.net.for_board(size) {
-                    log::info!("{size}x{size}: {net:?}");
-                }
-            }
-            log::info!("other boards: {:?}", SharedNet::embedded());
-        }
-        NetChoice::Given(net) => log::info!("{net:?}"),
-        NetChoice::Off => log::info!("no network"),
+    for line in settings.player.net.describe() {
+        log::info!("{line}");
     }
     let mut engine = Engine::new(settings);
     match hoshi::gtp::run(

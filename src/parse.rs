@@ -1,5 +1,5 @@
-//! Values as people and controllers write them: a number of seconds ([`seconds`]) and a
-//! switch ([`on_off`]). Each is read in one place, so that `--time`, `hoshi analyze --time`,
+//! Values as people and controllers write them: a number of seconds ([`seconds`]), a
+//! switch ([`on_off`]) and a knob left to the network until set ([`Auto`]). Each is read in one place, so that `--time`, `hoshi analyze --time`,
 //! `hoshi match --clock` and `--move-timeout`, GTP's `time_settings` and `results.tsv`
 //! accept the same seconds, and `--param`, `hoshi-param` and GoGui's check boxes the same
 //! switches. Each caller says in its own words where the value was wrong.
@@ -67,6 +67,26 @@ pub fn on_off(text: &str) -> Option<bool> {
         "1" | "true" | "on" => Some(true),
         "0" | "false" | "off" => Some(false),
         _ => None,
+    }
+}
+
+/// A knob left to the network until it is set (`auto` on the command line and in
+/// `hoshi-param`): the knob is declared once, in the parameters of the layer that reads it,
+/// and the setup settles it for the network it plays with (`setup::Tuning::settled`). The
+/// layer reads the value set, else the setup's settlement, else `T`'s meaning without a
+/// network ([`Auto::or`]).
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Auto<T>(pub Option<T>);
+
+impl<T: Copy> Auto<T> {
+    /// The value set, else `auto`'s.
+    pub fn or(self, auto: T) -> T {
+        self.0.unwrap_or(auto)
+    }
+
+    /// The knob as set, or `auto` settled to `value`.
+    pub fn settled(self, value: T) -> Auto<T> {
+        Auto(Some(self.or(value)))
     }
 }
 

@@ -15,20 +15,18 @@
 use crate::board::Illegal;
 use crate::coord::{Color, Move};
 use crate::game::{Game, Turn};
-use crate::knowledge::Standard;
-use crate::net::{NetChoice, SharedNet};
 use crate::parse;
 use crate::player::Params;
 use crate::rules::Ruleset;
 use crate::score;
 use crate::search::{Budget, MoveInfo, Search, SearchConfig};
+use crate::setup::{NetChoice, Workshop};
 use crate::sgf::{self, Annotations, GameRecord, SgfError};
 use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Reviews a game: annotates every move with the win rate, the score estimate and the move
@@ -167,32 +165,21 @@ pub fn command(args: &AnalyzeArgs, net: NetChoice, params: &Params) -> ExitCode 
 
 /// Reviews the game of `args.file` and writes the annotated file; returns its path.
 /// Nothing is written unless the whole game could be read and reviewed. The review searches
-/// with the player's tuning (`--param`) and, where that tuning judges the leaves with the
-/// board's network (`value_mix` above 0, a network with a value head: a judge by default),
-/// with the network (`--net`): its policy, value, score lead and ownership. Otherwise it
-/// judges by playouts and the hand-made priors alone, whose verdicts the mistake threshold
-/// ([`MISTAKE`]) was set for.
+/// with what the player analyses with on the game's board (the setup's kit with the board's
+/// network, `--net`, and the player's tuning, `--param`): where the network is a value
+/// network its policy, value, score lead and ownership; with another network its policy as
+/// priors and the playouts at the leaves.
 pub fn run(args: &AnalyzeArgs, net: NetChoice, params: &Params) -> Result<PathBuf, ReviewError> {
     let (record, game) = load(args)?;
     let out = output_path(args)?;
     let plan = Plan::new(args, game.size());
     eprintln!("hoshi analyze: {}", plan.describe(&game));
-    let judges = |n: &SharedNet| params.judged_by(Some(*n)).knowledge.value.mix > 0.0;
-    let net = net
-        .for_board(game.size())
-        .filter(|n| n.heads().value && judges(n));
-    let params = &params.judged_by(net);
-    if let Some(net) = net {
-        eprintln!("hoshi analyze: {net:?} judges the leaves");
+    let kit = Workshop::new(net, params.tuning()).kit(game.size(), true);
+    if let Some(net) = kit.net {
+        eprintln!("hoshi analyze: with {net:?}");
     }
-    let config = SearchConfig {
-        params: params.search,
-        threads: plan.threads.max(1),
-        ..SearchConfig::default()
-    };
-    let puct = params.search.puct.enabled;
-    let knowledge = Arc::new(Standard::new(params.knowledge, net, puct));
-    let mut search = Search::new(config, knowledge, plan.seed);
+    let config = kit.config(plan.threads, SearchConfig::default().max_memory);
+    let mut search = Search::new(config, kit.knowledge, plan.seed);
     let verdicts = review(&mut search, &game, plan.budget)?;
     let notes = annotate(&record, &game, &verdicts, &plan);
     let text = sgf::write_annotated(&game, None, &notes);

@@ -163,7 +163,7 @@ fn play_game(args: &SelfplayArgs, base: &Settings, game: u32) -> String {
     settings.player.rank = Level::Expert.rank();
     settings.size = size;
     settings.komi = Some(args.game_komi);
-    settings.player.playouts = Some(args.visits);
+    settings.player.visits = Some(args.visits);
     settings.player.time = None;
     settings.seed = seed;
     settings.ponder = false;

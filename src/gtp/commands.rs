@@ -526,7 +526,7 @@ fn parameters(engine: &Engine) -> Vec<(String, &'static str, String)> {
         (
             kind("string"),
             "playouts",
-            s.player.playouts.unwrap_or(0).to_string(),
+            s.player.visits.unwrap_or(0).to_string(),
         ),
         (
             kind("string"),
@@ -551,7 +551,7 @@ fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
         "rules" => return set_rules(engine, value),
         "playouts" => {
             let n = args::int(value)? as u64;
-            engine.reconfigure(|s| s.player.playouts = (n > 0).then_some(n));
+            engine.reconfigure(|s| s.player.visits = (n > 0).then_some(n));
         }
         "time" => {
             let t = args::duration(value)?;

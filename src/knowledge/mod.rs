@@ -26,11 +26,11 @@ pub mod priors;
 pub mod standard;
 
 pub use params::{KnowledgeParams, NetPrior, NetValue, PriorWeights};
-pub use standard::Standard;
+pub use standard::{NetRole, Standard};
 
 use crate::board::Board;
 use crate::coord::{Color, Move};
-use crate::game::Position;
+use crate::game::{Played, Position, Terms};
 use ownership::OwnershipMap;
 use playout::{Forbidden, MoveRecord};
 
@@ -74,6 +74,14 @@ pub trait PriorSource: Send {
         None
     }
 
+    /// The probability of passing behind the last [`PriorSource::add_priors`], if the
+    /// source is a policy that rates the pass (a network with a pass output): then it is the
+    /// pass's policy in the tree, as in Leela Zero and KataGo; otherwise the pass gets none
+    /// and the hand-made priors' share ([`PriorWeights::pass_value`]).
+    fn pass_policy(&self) -> Option<f32> {
+        None
+    }
+
     /// Virtual games for the position itself behind the last [`PriorSource::add_priors`],
     /// its `wins` for the side to move: a source that judges the position as well as its
     /// moves (a network's value) gives the node a prior on its own win rate. None by default.
@@ -88,10 +96,16 @@ pub struct Leaf<'a> {
     /// search sets it again before the next simulation.
     pub board: &'a mut Board,
     pub to_move: Color,
-    /// The moves from the search's root to the leaf, in order.
+    /// The moves from the search's root to the leaf, in order (the last one the
+    /// opponent's of `to_move`, each before it by the other colour).
     pub line: &'a [Move],
     /// The moves before the search's root, the most recent first.
-    pub before_root: &'a [Move],
+    pub before_root: &'a [Played],
+    /// The boards before the leaf, the most recent first: as many as the knowledge reads
+    /// ([`Knowledge::earlier_boards`]), none by default.
+    pub earlier: &'a [Board],
+    /// The game's rules, komi and handicap.
+    pub terms: Terms,
     /// What Black's area lead must exceed: by the real komi (komi and handicap bonus), and
     /// as the tree counts (with dynamic komi's shift).
     pub komi: f64,
@@ -108,15 +122,22 @@ pub struct Leaf<'a> {
 }
 
 impl Leaf<'_> {
-    /// The `n` moves before the leaf, the most recent first.
-    pub fn recent(&self, n: usize) -> impl Iterator<Item = Move> + '_ {
-        let line = self.line.iter().rev().copied();
+    /// The `n` moves before the leaf with their colours, the most recent first.
+    pub fn recent(&self, n: usize) -> impl Iterator<Item = Played> + '_ {
+        let colors = [self.to_move.opponent(), self.to_move];
+        let line = (self.line.iter().rev().enumerate()).map(move |(i, &mv)| Played {
+            color: colors[i % 2],
+            mv,
+        });
         line.chain(self.before_root.iter().copied()).take(n)
     }
 
     /// The last move before the leaf (a pass if none).
     pub fn last(&self) -> Move {
-        self.recent(1).next().unwrap_or(Move::Pass)
+        match self.line.last() {
+            Some(&mv) => mv,
+            None => self.before_root.first().map_or(Move::Pass, |p| p.mv),
+        }
     }
 }
 
@@ -194,5 +215,11 @@ pub trait Knowledge: Send + Sync {
     /// keeps that many. Two by default, the last two moves the hand-made priors answer.
     fn history(&self) -> usize {
         2
+    }
+
+    /// How many boards before a position its sources read ([`Position::earlier`]): the
+    /// search rebuilds that many for each position it asks about. None by default.
+    fn earlier_boards(&self) -> usize {
+        0
     }
 }

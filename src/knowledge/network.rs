@@ -5,6 +5,7 @@
 use super::params::{NetPrior, NetValue};
 use super::{Evaluation, Leaf, LeafEvaluator, Position, Prior, PriorSource, Timing};
 use crate::coord::{Color, Move};
+use crate::game::Played;
 use crate::net::{Evaluator, Output};
 use std::sync::Arc;
 
@@ -45,13 +46,15 @@ impl PriorSource for NetworkPrior {
         let output = self.evaluator.evaluate_one(position, komi);
         let geometry = position.board.geometry();
         for (&mv, prior) in moves.iter().zip(priors) {
-            if let Move::Play(p) = mv {
-                let probability = f64::from(output.policy[geometry.vertex_index(p)]);
-                if probability >= self.weights.floor && self.weights.games > 0.0 {
-                    let games = self.weights.games * probability.sqrt();
-                    prior.wins += games;
-                    prior.games += games;
-                }
+            let probability = match mv {
+                Move::Play(p) => output.policy[geometry.vertex_index(p)],
+                Move::Pass => output.pass.unwrap_or(0.0),
+            };
+            let probability = f64::from(probability);
+            if probability >= self.weights.floor && self.weights.games > 0.0 {
+                let games = self.weights.games * probability.sqrt();
+                prior.wins += games;
+                prior.games += games;
             }
         }
         self.output = Some(output);
@@ -59,6 +62,10 @@ impl PriorSource for NetworkPrior {
 
     fn policy(&self) -> Option<&[f32]> {
         self.output.as_deref().map(|o| o.policy.as_slice())
+    }
+
+    fn pass_policy(&self) -> Option<f32> {
+        self.output.as_deref().and_then(|o| o.pass)
     }
 
     fn position_prior(&self) -> Prior {
@@ -80,7 +87,7 @@ pub struct NetworkValue {
     evaluator: Box<dyn Evaluator>,
     /// Moves before a position that the network reads.
     history: usize,
-    recent: Vec<Move>,
+    recent: Vec<Played>,
     outputs: Vec<Arc<Output>>,
     /// Black's ownership of each vertex, from the last output that had it.
     black_ownership: Vec<f32>,
@@ -113,6 +120,9 @@ impl NetworkValue {
             board: &*leaf.board,
             to_move: leaf.to_move,
             recent: &self.recent,
+            earlier: leaf.earlier,
+            superko_bans: &[],
+            terms: leaf.terms,
         };
         let both = [leaf.search_komi, leaf.komi];
         let komis = if leaf.search_komi == leaf.komi {
@@ -217,11 +227,10 @@ impl LeafEvaluator for NetworkValue {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::net::SharedNet;
 
     #[test]
     fn the_network_prior_judges_the_position_by_its_value_only_when_asked() {
-        let net = SharedNet::embedded();
+        let net = crate::setup::embedded();
         let mut board = Board::new(9).expect("a board size");
         let play = |board: &mut Board, color, vertex: &str| {
             let p = board.geometry().parse_point(vertex).expect("a vertex");
@@ -229,11 +238,7 @@ mod tests {
         };
         play(&mut board, Color::Black, "E5");
         play(&mut board, Color::White, "C3");
-        let position = Position {
-            board: &board,
-            to_move: Color::Black,
-            recent: &[],
-        };
+        let position = Position::of_stones(&board, Color::Black, &[]);
         let moves: Vec<Move> = board
             .empty_points()
             .iter()
@@ -330,7 +335,7 @@ mod score_tests {
             outputs.extend(komis.iter().map(|_| {
                 Arc::new(Output {
                     policy: Vec::new(),
-                    pass: 0.0,
+                    pass: None,
                     value: Some(0.9),
                     score_lead: Some(self.lead),
                     ownership: None,
@@ -348,11 +353,7 @@ mod score_tests {
             ..NetValue::default()
         };
         let mut value = NetworkValue::new(Box::new(Leading { lead: 10.0 }), 0, params);
-        let root = |to_move| Position {
-            board: &board,
-            to_move,
-            recent: &[],
-        };
+        let root = |to_move| Position::of_stones(&board, to_move, &[]);
         value.begin(&root(Color::White), 7.5);
         assert!((value.centre - -8.0).abs() < 1e-9, "{}", value.centre);
         value.begin(&root(Color::Black), 7.5);

@@ -5,6 +5,7 @@
 //! every knob that `--param` and GTP `hoshi-param` read by name.
 
 use super::playout::PlayoutPolicy;
+use crate::parse::Auto;
 
 /// What the standard knowledge ([`super::standard::Standard`]) is made with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -188,9 +189,13 @@ pub struct NetPrior {
 /// (Leela Zero, KataGo), and no playout is played.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NetValue {
-    /// The network's share `mix` of a leaf's evaluation, from 0 to 1 (the player sets it
-    /// by the network: `player::PlayerParams::value_mix`).
-    pub mix: f64,
+    /// The network's share `mix` of a leaf's evaluation, from 0 to 1, or `auto` (the
+    /// parameter `value_mix`): the setup settles `auto` to 1 with a value network (a value
+    /// and a score lead learnt from a teacher), which judges every leaf alone as KataGo's
+    /// networks do, and to 0 with any other network, whose value learnt from games' results
+    /// loses to the playouts (docs/benchmarks.md, "PUCT against RAVE, and the value against
+    /// the playouts").
+    pub mix: Auto<f64>,
     /// Evaluations kept by position (Leela Zero's `NNCache`), shared by a search's threads
     /// and kept from one move to the next: a leaf's evaluation gives the policy of its
     /// children when it expands, and the tree meets positions again. About 1.5 KB each on
@@ -237,7 +242,7 @@ pub struct NetValue {
 impl Default for NetValue {
     fn default() -> Self {
         NetValue {
-            mix: 0.0,
+            mix: Auto(None),
             cache: 20_000,
             score_utility: 0.1,
             score_scale: 0.5,

@@ -9,40 +9,48 @@ use super::priors::Priors;
 use super::{Evaluation, Knowledge, Leaf, LeafEvaluator, Position, Prior, PriorSource};
 use super::{ThreadKnowledge, Timing};
 use crate::coord::Move;
-use crate::net::cache::{Cache, Cached};
+use crate::net::cache::{Cache, Cached, Reads};
 use crate::net::{Evaluator, SharedNet};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::Arc;
 
+/// What a network does in the [`Standard`] knowledge, as the setup settled it from the
+/// knobs and the network's heads (`setup::Tuning`): decided there, followed here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NetRole {
+    pub net: SharedNet,
+    /// Whether its policy steers the search alone (PUCT selection): then it gives no
+    /// virtual games and the hand-made priors are not asked.
+    pub steers: bool,
+    /// Its value's share of a leaf's evaluation ([`super::NetValue::mix`]): 0 leaves the
+    /// leaves to the playouts, 1 to the network alone.
+    pub value_share: f64,
+}
+
 /// The knowledge of the search as it plays: the hand-made priors, the network's prior where
-/// it plays (its policy alone under PUCT selection), and the playouts, the network's
-/// judgement or their mix ([`super::NetValue`]) at the leaves. Its threads share one cache of
-/// network outputs, which lives as long as this knowledge (the player keeps it from move to
-/// move).
+/// it plays (its policy alone where it steers), and the playouts, the network's judgement
+/// or their mix at the leaves. Its threads share one cache of network outputs, which the
+/// setup keeps for as long as the network reads positions alike.
 pub struct Standard {
     params: KnowledgeParams,
-    net: Option<SharedNet>,
-    /// Whether the search selects by PUCT where a policy is known: then the policy steers
-    /// alone, without virtual games, and the hand-made priors are not asked.
-    puct: bool,
+    net: Option<NetRole>,
     cache: Option<Arc<Cache>>,
 }
 
 impl Standard {
-    pub fn new(params: KnowledgeParams, net: Option<SharedNet>, puct: bool) -> Standard {
-        let cache = net.map(|_| Arc::new(Cache::new(params.value.cache)));
-        Standard {
-            params,
-            net,
-            puct,
-            cache,
-        }
+    /// The knowledge of `params`, with `net` in its role, its outputs kept in `cache`.
+    pub fn new(
+        params: KnowledgeParams,
+        net: Option<NetRole>,
+        cache: Option<Arc<Cache>>,
+    ) -> Standard {
+        Standard { params, net, cache }
     }
 
-    /// The network, if it plays on boards of `size`.
-    fn net_for(&self, size: usize) -> Option<SharedNet> {
-        self.net.filter(|_| size >= self.params.net.min_size)
+    /// The cache of the network's outputs, if it keeps one.
+    pub fn cache(&self) -> Option<Arc<Cache>> {
+        self.cache.clone()
     }
 
     /// An evaluator of `net` for boards of `size`, sharing the knowledge's cache.
@@ -53,8 +61,8 @@ impl Standard {
         }
         match &self.cache {
             Some(cache) => {
-                let history = net.network().history();
-                Box::new(Cached::new(evaluator, Arc::clone(cache), history))
+                let reads = Reads::of(net.network());
+                Box::new(Cached::new(evaluator, Arc::clone(cache), reads))
             }
             None => evaluator,
         }
@@ -64,7 +72,7 @@ impl Standard {
 impl Default for Standard {
     /// The default tuning, without a network: the hand-made priors and the playouts.
     fn default() -> Self {
-        Standard::new(KnowledgeParams::default(), None, false)
+        Standard::new(KnowledgeParams::default(), None, None)
     }
 }
 
@@ -72,37 +80,36 @@ impl Knowledge for Standard {
     fn for_thread(&self, size: usize, seed: u64) -> ThreadKnowledge {
         let params = &self.params;
         let playouts = Playouts::new(params.playout, seed);
-        let net = self.net_for(size);
-        let value = net.filter(|n| n.heads().value && params.value.mix > 0.0);
-        // PUCT steers by the policy alone, which every node needs from its expansion on.
-        let puct = net.is_some() && self.puct;
+        let steers = self.net.is_some_and(|r| r.steers);
+        let judges = self.net.filter(|r| r.value_share > 0.0);
         let mut priors: Vec<Box<dyn PriorSource>> = Vec::new();
-        if !puct {
+        if !steers {
             priors.push(Box::new(HandMade {
                 weights: params.priors,
             }));
         }
-        if let Some(net) = net {
+        if let Some(role) = self.net {
             // A network that judges the leaves has evaluated a node's position before it
             // expands: its policy is in the cache, and comes at once.
-            let timing = if value.is_some() || puct {
+            let timing = if judges.is_some() || steers {
                 Timing::AtExpansion
             } else {
                 Timing::After(params.net.after)
             };
             let mut weights = params.net;
-            if puct {
+            if steers {
                 weights.games = 0.0;
             }
-            let evaluator = self.evaluator(net, size);
+            let evaluator = self.evaluator(role.net, size);
             priors.push(Box::new(NetworkPrior::new(evaluator, timing, weights)));
         }
-        let leaf: Box<dyn LeafEvaluator> = match value {
+        let leaf: Box<dyn LeafEvaluator> = match judges {
             None => Box::new(playouts),
-            Some(net) => {
-                let history = net.network().history();
-                let network = NetworkValue::new(self.evaluator(net, size), history, params.value);
-                match params.value.mix {
+            Some(role) => {
+                let history = role.net.network().history();
+                let evaluator = self.evaluator(role.net, size);
+                let network = NetworkValue::new(evaluator, history, params.value);
+                match role.value_share {
                     share if share >= 1.0 => Box::new(network),
                     share => Box::new(Mix {
                         network,
@@ -116,8 +123,12 @@ impl Knowledge for Standard {
     }
 
     fn history(&self) -> usize {
-        let network = self.net.map_or(0, |n| n.network().history());
+        let network = self.net.map_or(0, |r| r.net.network().history());
         network.max(2)
+    }
+
+    fn earlier_boards(&self) -> usize {
+        self.net.map_or(0, |r| r.net.network().earlier_boards())
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::{features, model, Evaluator, Heads, Model, Network, Output, Workspace};
 use crate::coord::{Color, Move};
-use crate::game::Position;
+use crate::game::{Played, Position};
 use std::sync::Arc;
 
 /// The network hoshi ships with, built into the binary so that `cargo install` gives one
@@ -17,6 +17,11 @@ const EMBEDDED_JUDGES: [(usize, &[u8]); 2] = [
     (9, include_bytes!("../../weights/judge-9x9.hnet")),
     (13, include_bytes!("../../weights/judge-13x13.hnet")),
 ];
+
+/// Whether `bytes` begin as a `.hnet` file does (its magic, `HOSHINET`).
+pub fn recognises(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"HOSHINET")
+}
 
 /// The embedded network.
 pub fn embedded() -> Model {
@@ -76,6 +81,7 @@ impl Network for Model {
             logits: Vec::with_capacity(max_size * max_size),
             turned: Vec::new(),
             turned_logits: Vec::new(),
+            recent: Vec::with_capacity(features::HISTORY),
             vary: false,
         })
     }
@@ -91,6 +97,8 @@ pub struct HnetEvaluator {
     /// The input and the logits in the symmetry read ([`Evaluator::vary_symmetry`]).
     turned: Vec<u8>,
     turned_logits: Vec<f32>,
+    /// The moves the features read, without their colours.
+    recent: Vec<Move>,
     /// Whether positions are read in a symmetry of their own.
     vary: bool,
 }
@@ -137,7 +145,10 @@ impl Symmetry {
     /// the last move, so that a position is always read alike and positions' readings vary.
     fn of(position: &Position<'_>) -> Symmetry {
         let mut hash = position.board.hash() ^ position.to_move.index() as u64;
-        if let Some(Move::Play(p)) = position.recent.first() {
+        if let Some(Played {
+            mv: Move::Play(p), ..
+        }) = position.recent.first()
+        {
             hash ^= (p.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
         // The top bits of a multiplicative hash are its best mixed.
@@ -199,7 +210,7 @@ impl Evaluator for HnetEvaluator {
             };
             outputs.push(Arc::new(Output {
                 policy,
-                pass: 0.0,
+                pass: None,
                 value: judgement.map(|j| j.value),
                 score_lead: judgement.and_then(|j| j.score_lead),
                 ownership,
@@ -237,7 +248,10 @@ impl HnetEvaluator {
         let area = board.size() * board.size();
         self.input.resize(area, 0);
         self.logits.resize(area, 0.0);
-        features::encode(board, position.to_move, position.recent, &mut self.input);
+        self.recent.clear();
+        self.recent
+            .extend(position.recent.iter().take(features::HISTORY).map(|p| p.mv));
+        features::encode(board, position.to_move, &self.recent, &mut self.input);
     }
 }
 
@@ -301,14 +315,11 @@ mod tests {
         let mut readings = Vec::new();
         // The last move decides the symmetry: try several, so that most readings are turned.
         for last in ["G3", "C7", "G7", "D3"] {
-            let last = [Move::Play(
-                g.point(Vertex::parse_gtp(last).expect("a vertex")),
-            )];
-            let position = Position {
-                board: &board,
-                to_move,
-                recent: &last,
-            };
+            let last = [Played {
+                color: to_move.opponent(),
+                mv: Move::Play(g.point(Vertex::parse_gtp(last).expect("a vertex"))),
+            }];
+            let position = Position::of_stones(&board, to_move, &last);
             let symmetry = Symmetry::of(&position);
             let a = plain.evaluate_one(&position, 7.5);
             let b = varied.evaluate_one(&position, 7.5);

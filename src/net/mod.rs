@@ -15,9 +15,9 @@ pub mod features;
 pub mod hnet;
 pub mod model;
 
-use crate::game::{Game, Position};
+use crate::game::{Game, Position, PositionFacts};
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 pub use model::{Model, NetError, Workspace};
 
@@ -28,8 +28,9 @@ pub struct Output {
     /// The probability of a move on each vertex, 0 where the side to move may not play;
     /// with [`Output::pass`] they add up to 1 (to 0 when nothing at all may be played).
     pub policy: Vec<f32>,
-    /// The probability of passing (0 for a network that does not rate the pass).
-    pub pass: f32,
+    /// The probability of passing, where the network rates the pass (KataGo's networks
+    /// do; `.hnet` does not: `None`, and its policy sums to 1 alone).
+    pub pass: Option<f32>,
     /// The side to move's chances of winning, from 0 to 1, by the komi asked.
     pub value: Option<f32>,
     /// The points by which the side to move is expected to lead at the end, counted by
@@ -47,16 +48,6 @@ pub struct Heads {
     pub ownership: bool,
 }
 
-impl Heads {
-    /// Whether the network is a judge: a value and a score lead, which only the networks
-    /// learnt from a teacher's verdicts have (docs/policy-net.md, "A judgement learnt from
-    /// the teacher"). A judge's value is good enough to judge every leaf alone, where a
-    /// value learnt from the games' results was not (docs/benchmarks.md).
-    pub fn judge(&self) -> bool {
-        self.value && self.score_lead
-    }
-}
-
 /// A network: made once, shared by every thread through [`SharedNet`].
 pub trait Network: Send + Sync {
     /// The network in a few words, for the log and `hoshi --help`'s users.
@@ -68,6 +59,12 @@ pub trait Network: Send + Sync {
     /// How many moves before a position it reads (its history planes): the caller passes
     /// at least these in [`Position::recent`], and the cache keys by them.
     fn history(&self) -> usize;
+
+    /// How many boards before a position it reads ([`Position::earlier`]: KataGo's ladder
+    /// features read the boards one and two moves back); none by default.
+    fn earlier_boards(&self) -> usize {
+        0
+    }
 
     /// An evaluator for one thread, for boards up to `max_size` (a larger one later makes
     /// its buffers grow once).
@@ -112,24 +109,6 @@ impl SharedNet {
         SharedNet(Box::leak(Box::new(net)))
     }
 
-    /// The network hoshi ships with, read once per process ([`hnet::embedded`]).
-    pub fn embedded() -> SharedNet {
-        static NET: OnceLock<SharedNet> = OnceLock::new();
-        *NET.get_or_init(|| SharedNet::new(hnet::embedded()))
-    }
-
-    /// The embedded judge of `size`×`size` boards, read once per process
-    /// ([`hnet::embedded_judge`]); `None` for a board that has none.
-    pub fn embedded_judge(size: usize) -> Option<SharedNet> {
-        static NETS: OnceLock<Vec<(usize, SharedNet)>> = OnceLock::new();
-        let nets = NETS.get_or_init(|| {
-            hnet::judged_sizes()
-                .filter_map(|s| Some((s, SharedNet::new(hnet::embedded_judge(s)?))))
-                .collect()
-        });
-        nets.iter().find(|&&(s, _)| s == size).map(|&(_, net)| net)
-    }
-
     pub fn network(&self) -> &'static dyn Network {
         self.0
     }
@@ -148,43 +127,11 @@ impl SharedNet {
     /// evaluator of its own, for a question asked once (`hoshi-evaluate`, the dead-stone
     /// judge), not for the search.
     pub fn evaluate_game(&self, game: &Game) -> Arc<Output> {
-        let board = game.board();
-        let recent: Vec<crate::coord::Move> = game.recent_moves(self.0.history()).collect();
-        let position = Position {
-            board,
-            to_move: game.to_move(),
-            recent: &recent,
-        };
-        self.evaluator(board.size())
+        let net = self.0;
+        let facts = PositionFacts::of(game, game.to_move(), net.history(), net.earlier_boards());
+        let position = facts.position(game.board(), game.to_move());
+        self.evaluator(game.size())
             .evaluate_one(&position, game.area_komi())
-    }
-}
-
-/// The networks the engine plays with (`--net`): the built-in ones, one given for every
-/// board, or none. Copied into every setting that needs one; [`NetChoice::for_board`] names
-/// the network of a board.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum NetChoice {
-    /// The network built for 19x19 ([`SharedNet::embedded`]) on every board but those with
-    /// an embedded judge of their own ([`SharedNet::embedded_judge`]: 9x9, 13x13), which
-    /// each judged its board better than the 19x19 networks (docs/benchmarks.md).
-    BuiltIn,
-    /// This network on every board (`--net FILE`).
-    Given(SharedNet),
-    /// No network (`--net none`): the priors and the playouts alone.
-    Off,
-}
-
-impl NetChoice {
-    /// The network for a `size`×`size` board.
-    pub fn for_board(self, size: usize) -> Option<SharedNet> {
-        match self {
-            NetChoice::BuiltIn => {
-                Some(SharedNet::embedded_judge(size).unwrap_or_else(SharedNet::embedded))
-            }
-            NetChoice::Given(net) => Some(net),
-            NetChoice::Off => None,
-        }
     }
 }
 
@@ -197,37 +144,5 @@ impl PartialEq for SharedNet {
 impl fmt::Debug for SharedNet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0.describe())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The built-in networks: 9x9 and 13x13 each have a judge of their own (a value, a
-    /// score lead and ownership), every other board the network built for 19x19 (a value,
-    /// no score); `--net FILE` gives one network to every board, `--net none` none.
-    #[test]
-    fn each_board_takes_its_own_built_in_network() {
-        let judge = |size| NetChoice::BuiltIn.for_board(size).map(|n| n.heads());
-        let judges = Heads {
-            value: true,
-            score_lead: true,
-            ownership: true,
-        };
-        assert_eq!(judge(9), Some(judges));
-        assert_eq!(judge(13), Some(judges));
-        for size in [2, 7, 11, 19, 25] {
-            assert_eq!(judge(size).map(|h| h.judge()), Some(false), "{size}x{size}");
-            assert_eq!(
-                NetChoice::BuiltIn.for_board(size),
-                Some(SharedNet::embedded())
-            );
-        }
-        assert_ne!(SharedNet::embedded_judge(9), SharedNet::embedded_judge(13));
-        assert_eq!(SharedNet::embedded_judge(9), SharedNet::embedded_judge(9));
-        let given = NetChoice::Given(SharedNet::embedded());
-        assert_eq!(given.for_board(9), Some(SharedNet::embedded()));
-        assert_eq!(NetChoice::Off.for_board(9), None);
     }
 }

@@ -21,12 +21,11 @@ use crate::coord::{Color, Move, Point, PointSet};
 use crate::game::Game;
 use crate::knowledge::ownership::{self, CLEAR_OWNERSHIP};
 use crate::knowledge::playout::Forbidden;
-use crate::knowledge::Standard;
 use crate::net::SharedNet;
 use crate::score::Status;
 use crate::search::{Budget, Search, SearchConfig};
+use crate::setup;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// Fixed seed of the judgement, so that tests and repeated queries agree.
 pub const JUDGE_SEED: u64 = 0x0005_eed0_f0ed;
@@ -166,18 +165,15 @@ pub fn attacked_ownership(
     if !fresh.set_position(stones, attacker) {
         return unknown;
     }
-    let config = SearchConfig {
-        threads: 1,
-        ..SearchConfig::default()
-    };
     let budget = Budget {
         visits: Some(playouts),
         time: None,
     };
     // The default knowledge, without the network: the verdict must not change with the
     // playing settings.
-    let knowledge = Arc::new(Standard::new(Default::default(), None, false));
-    let mut search = Search::new(config, knowledge, JUDGE_SEED);
+    let kit = setup::judge_kit();
+    let config = kit.config(1, SearchConfig::default().max_memory);
+    let mut search = Search::new(config, kit.knowledge, JUDGE_SEED);
     search.set_forbidden(clear);
     search
         .run(&fresh, attacker, budget, &AtomicBool::new(false))
@@ -619,16 +615,16 @@ mod tests {
             &mut self,
             position: &crate::game::Position<'_>,
             komis: &[f64],
-            outputs: &mut Vec<Arc<crate::net::Output>>,
+            outputs: &mut Vec<std::sync::Arc<crate::net::Output>>,
         ) {
             let sign = position.to_move.sign();
             let ownership: Vec<f32> = self.black_ownership.iter().map(|&o| sign * o).collect();
             let n = self.black_ownership.len();
             outputs.clear();
             outputs.extend(komis.iter().map(|_| {
-                Arc::new(crate::net::Output {
+                std::sync::Arc::new(crate::net::Output {
                     policy: vec![0.0; n],
-                    pass: 0.0,
+                    pass: None,
                     value: None,
                     score_lead: None,
                     ownership: Some(ownership.clone()),

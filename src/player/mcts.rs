@@ -11,30 +11,29 @@ use super::{Choice, Mode, Player, Rank, REGRESSION_SEED};
 use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
-use crate::knowledge::{Knowledge, Standard};
-use crate::net::{NetChoice, SharedNet};
+use crate::net::SharedNet;
 use crate::search::{Budget, Search, SearchConfig, SearchResult, Watch};
+use crate::setup::{Kit, NetChoice, Workshop};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// How the Monte Carlo player plays, as the command line, GTP (`hoshi-param`, `hoshi-rank`,
 /// `hoshi-level`) and GoGui's parameters set it: made once where the engine is set up and
-/// handed to the player whole. What a rank does on a board (its playouts, temperature,
+/// handed to the player whole. What a rank does on a board (its visits, temperature,
 /// sight...) comes from the board's ladder ([`SizeClass::rung`]); what is given here
-/// overrides it.
+/// overrides it. The setup ([`crate::setup`]) turns its network and knobs into what plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Setup {
+pub struct PlayerSettings {
     /// The strength asked for; each board plays it at most at its strongest rank
     /// ([`SizeClass::rank_played`]).
     pub rank: Rank,
     /// Search threads of the strongest rank and of analysis (the others search their
-    /// playouts on one).
+    /// visits on one).
     pub threads: usize,
-    /// Playouts a move (`--playouts`), whatever the rank.
-    pub playouts: Option<u64>,
+    /// Visits a move (`--visits`), whatever the rank.
+    pub visits: Option<u64>,
     /// Thinking time a move (`--time`), whatever the rank and the clock say.
     pub time: Option<Duration>,
     /// Memory the search tree may use, in bytes.
@@ -50,13 +49,13 @@ pub struct Setup {
     pub opening_moves: usize,
 }
 
-impl Default for Setup {
+impl Default for PlayerSettings {
     /// Expert on one thread, 2 GiB of tree, the default tuning, no network.
     fn default() -> Self {
-        Setup {
+        PlayerSettings {
             rank: super::Level::Expert.rank(),
             threads: 1,
-            playouts: None,
+            visits: None,
             time: None,
             max_memory: 2 << 30,
             params: Params::default(),
@@ -68,14 +67,14 @@ impl Default for Setup {
 
 /// The Monte Carlo player.
 pub struct MctsPlayer {
-    setup: Setup,
+    settings: PlayerSettings,
     /// The board size `rung` is for (the ranks are calibrated per size).
     size: usize,
     /// What the rank does on this board.
     rung: Rung,
-    /// The knowledge made so far, by the network it takes (with and without it, at most),
-    /// each kept with its cache of network outputs.
-    knowledge: Vec<(Option<SharedNet>, Arc<dyn Knowledge>)>,
+    /// The kits made so far (with and without the network, at most), each knowledge kept
+    /// with its cache of network outputs.
+    workshop: Workshop,
     search: Search,
     rng: SmallRng,
     /// Consecutive moves of each color (by [`Color::index`]) whose win rate was under the
@@ -88,18 +87,18 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    pub fn new(setup: Setup, seed: u64) -> MctsPlayer {
+    pub fn new(settings: PlayerSettings, seed: u64) -> MctsPlayer {
         let size = 19; // GTP's default board, until a game says otherwise (`fit_to`)
-        let rung = SizeClass::of(size).rung(setup.rank);
-        let net = playing_net(&setup, &rung, size);
-        let made = standard_knowledge(&setup, net);
-        let config = search_config(&setup, net, playing_threads(&setup, &rung));
-        let search = Search::new(config, Arc::clone(&made), seed);
+        let rung = SizeClass::of(size).rung(settings.rank);
+        let mut workshop = Workshop::new(settings.net, settings.params.tuning());
+        let kit = workshop.kit(size, rung.network);
+        let config = kit.config(playing_threads(&settings, &rung), settings.max_memory);
+        let search = Search::new(config, kit.knowledge, seed);
         MctsPlayer {
-            setup,
+            settings,
             size,
             rung,
-            knowledge: vec![(net, made)],
+            workshop,
             search,
             rng: SmallRng::seed_from_u64(seed),
             hopeless_moves: [0; 2],
@@ -109,12 +108,13 @@ impl MctsPlayer {
     }
 
     pub fn rank(&self) -> Rank {
-        self.setup.rank
+        self.settings.rank
     }
 
-    /// Changes the rank (GTP `hoshi-rank` and `hoshi-level`, GoGui's parameters).
+    /// Plays at `rank` from now on (GTP `hoshi-rank` and `hoshi-level`, GoGui's
+    /// parameters): its resignation streaks start again.
     fn change_rank(&mut self, rank: Rank) {
-        self.setup.rank = rank;
+        self.settings.rank = rank;
         self.rung = SizeClass::of(self.size).rung(rank);
         self.hopeless_moves = [0; 2];
     }
@@ -123,46 +123,30 @@ impl MctsPlayer {
     fn fit_to(&mut self, size: usize) {
         if size != self.size {
             self.size = size;
-            self.rung = SizeClass::of(size).rung(self.setup.rank);
+            self.rung = SizeClass::of(size).rung(self.settings.rank);
         }
     }
 
     /// The tuning the player searches and decides with.
     pub fn params(&self) -> &Params {
-        &self.setup.params
+        &self.settings.params
+    }
+
+    /// The kit the rank plays this board with: the network's advice only where the rung
+    /// takes it.
+    fn playing_kit(&mut self) -> Kit {
+        self.workshop.kit(self.size, self.rung.network)
     }
 
     /// The search's settings for a move ([`playing_threads`]).
-    fn playing_config(&self) -> SearchConfig {
-        let threads = playing_threads(&self.setup, &self.rung);
-        search_config(&self.setup, self.rank_net(), threads)
+    fn playing_config(&mut self) -> SearchConfig {
+        let threads = playing_threads(&self.settings, &self.rung);
+        self.playing_kit().config(threads, self.settings.max_memory)
     }
 
-    /// The knowledge the rank plays with: the network's advice only where the rung takes it.
-    fn playing_knowledge(&mut self) -> Arc<dyn Knowledge> {
-        self.knowledge(self.rank_net())
-    }
-
-    /// The network the rank plays this board with ([`playing_net`]).
-    fn rank_net(&self) -> Option<SharedNet> {
-        playing_net(&self.setup, &self.rung, self.size)
-    }
-
-    /// The board's network, whatever the rank: analysis's, the dead-stone judge's.
+    /// The board's network, whatever the rank: the dead-stone judge's.
     fn board_net(&self) -> Option<SharedNet> {
-        self.setup.net.for_board(self.size)
-    }
-
-    /// The standard knowledge with `net`, made once and kept with its cache of network
-    /// outputs (the tuning is the player's for its whole life: a new one is made for new
-    /// settings).
-    fn knowledge(&mut self, net: Option<SharedNet>) -> Arc<dyn Knowledge> {
-        if let Some((_, made)) = self.knowledge.iter().find(|(n, _)| *n == net) {
-            return Arc::clone(made);
-        }
-        let made = standard_knowledge(&self.setup, net);
-        self.knowledge.push((net, Arc::clone(&made)));
-        made
+        self.settings.net.for_board(self.size)
     }
 
     /// The share of the legal moves the player sees: the tuning's, else the rank's.
@@ -180,13 +164,13 @@ impl MctsPlayer {
 
     /// The budget of the next move: `--time` if given (yet never more than the clock's
     /// ceiling: a fixed time per move must not lose on time); else the rank's (or
-    /// `--playouts`), kept within what the clock allows; a timed rank without a clock
+    /// `--visits`), kept within what the clock allows; a timed rank without a clock
     /// thinks for its size class's [`SizeClass::expert_time`].
     fn budget(&self, game: &Game, color: Color, clock: &Clock) -> Budget {
         let size = game.size();
         let (area, empties) = (size * size, game.board().empty_points().len());
         let clock_time = clock.budget(color, area, empties);
-        let (playouts, time) = match (self.setup.playouts, self.setup.time) {
+        let (playouts, time) = match (self.settings.visits, self.settings.time) {
             (playouts, Some(time)) => {
                 let ceiling = clock.ceiling(color, area, empties);
                 (playouts, Some(ceiling.map_or(time, |c| time.min(c))))
@@ -210,17 +194,17 @@ impl MctsPlayer {
     /// [`super::params::PlayerParams::regression_playouts`]).
     fn regression_search(&mut self, game: &Game, color: Color) -> SearchResult {
         let playouts = self
-            .setup
-            .playouts
+            .settings
+            .visits
             .or(self.rung.playouts())
             .unwrap_or(self.params().player.regression_playouts);
         let budget = Budget {
             visits: Some(playouts),
             time: None,
         };
-        let knowledge = self.playing_knowledge();
-        let config = search_config(&self.setup, self.rank_net(), 1);
-        let mut search = Search::new(config, knowledge, REGRESSION_SEED);
+        let kit = self.playing_kit();
+        let config = kit.config(1, self.settings.max_memory);
+        let mut search = Search::new(config, kit.knowledge, REGRESSION_SEED);
         let mut rng = SmallRng::seed_from_u64(REGRESSION_SEED ^ game.board().hash());
         let big_chain = self.params().player.sight_chain as usize;
         let seen = strength::seen_moves(game, color, self.sight(), big_chain, &mut rng);
@@ -245,8 +229,9 @@ impl MctsPlayer {
         clock: &Clock,
         watch: Watch<'_>,
     ) -> SearchResult {
-        self.search.set_config(self.playing_config());
-        let knowledge = self.playing_knowledge();
+        let config = self.playing_config();
+        self.search.set_config(config);
+        let knowledge = self.playing_kit().knowledge;
         self.search.set_knowledge(knowledge);
         let params = self.params().player.dynamic_komi;
         let shift = self.komi_shift.for_move(game, color, &params);
@@ -268,9 +253,9 @@ impl MctsPlayer {
     }
 
     /// The temperature of the move after `moves_played` moves: the rank's, or 1 in the
-    /// opening that [`Setup::opening_moves`] asks to vary.
+    /// opening that [`PlayerSettings::opening_moves`] asks to vary.
     fn temperature(&self, moves_played: usize) -> f64 {
-        if moves_played < self.setup.opening_moves {
+        if moves_played < self.settings.opening_moves {
             1.0
         } else {
             self.rung.temperature
@@ -343,8 +328,9 @@ impl MctsPlayer {
         if result.visits >= playouts {
             return true;
         }
-        let knowledge = self.playing_knowledge();
-        let mut check = Search::new(self.playing_config(), knowledge, self.rng.gen());
+        let config = self.playing_config();
+        let knowledge = self.playing_kit().knowledge;
+        let mut check = Search::new(config, knowledge, self.rng.gen());
         check.set_komi_shift(0.0);
         let budget = Budget {
             visits: Some(playouts),
@@ -361,34 +347,12 @@ impl MctsPlayer {
 }
 
 /// The threads a move of `rung` searches on: every one for the strongest rank, one for the
-/// others (their playouts are counted on one).
-fn playing_threads(setup: &Setup, rung: &Rung) -> usize {
+/// others (their visits are counted on one).
+fn playing_threads(settings: &PlayerSettings, rung: &Rung) -> usize {
     if rung.timed {
-        setup.threads
+        settings.threads
     } else {
         1
-    }
-}
-
-/// The network `rung` plays with on a `size`×`size` board: only where it takes the
-/// network's advice.
-fn playing_net(setup: &Setup, rung: &Rung, size: usize) -> Option<SharedNet> {
-    setup.net.for_board(size).filter(|_| rung.network)
-}
-
-/// The standard knowledge of `setup`'s tuning with `net`.
-fn standard_knowledge(setup: &Setup, net: Option<SharedNet>) -> Arc<dyn Knowledge> {
-    let params = setup.params.judged_by(net);
-    let puct = params.search.puct.enabled;
-    Arc::new(Standard::new(params.knowledge, net, puct))
-}
-
-/// The search's settings of `setup` with `net` on `threads` threads.
-fn search_config(setup: &Setup, net: Option<SharedNet>, threads: usize) -> SearchConfig {
-    SearchConfig {
-        params: setup.params.judged_by(net).search,
-        threads: threads.max(1),
-        max_memory: setup.max_memory,
     }
 }
 
@@ -508,8 +472,17 @@ impl Player for MctsPlayer {
         self.last.as_ref()
     }
 
-    fn set_rank(&mut self, rank: Rank) {
-        self.change_rank(rank);
+    fn reconfigure(&mut self, settings: &PlayerSettings) {
+        let old = std::mem::replace(&mut self.settings, *settings);
+        let tuning = settings.params.tuning();
+        if settings.net != old.net {
+            self.workshop = Workshop::new(settings.net, tuning);
+        } else if tuning != old.params.tuning() {
+            self.workshop.retune(tuning);
+        }
+        if settings.rank != old.rank {
+            self.change_rank(settings.rank);
+        }
     }
 
     fn time_budget(&self, game: &Game, color: Color, clock: &Clock) -> Option<Duration> {
@@ -520,11 +493,10 @@ impl Player for MctsPlayer {
     /// the user is studying, or the time is the opponent's.
     fn think(&mut self, game: &Game, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
         self.fit_to(game.size());
-        let net = self.board_net();
-        self.search
-            .set_config(search_config(&self.setup, net, self.setup.threads));
-        let knowledge = self.knowledge(net);
-        self.search.set_knowledge(knowledge);
+        let kit = self.workshop.kit(self.size, true);
+        let config = kit.config(self.settings.threads, self.settings.max_memory);
+        self.search.set_config(config);
+        self.search.set_knowledge(kit.knowledge);
         self.search.set_root_moves(None);
         let result = self
             .search
@@ -534,7 +506,7 @@ impl Player for MctsPlayer {
     }
 
     fn ponders(&self) -> bool {
-        self.setup.playouts.is_none() && (self.rung.timed || self.setup.time.is_some())
+        self.settings.visits.is_none() && (self.rung.timed || self.settings.time.is_some())
     }
 
     fn choose_watched(
@@ -622,6 +594,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::Auto;
     use crate::player::Level;
     use crate::rules::Ruleset;
 
@@ -632,41 +605,84 @@ mod tests {
 
     /// The threads a player of `rank` with four searches a move on a `size`×`size` board.
     fn threads(rank: Rank, size: usize) -> usize {
-        let setup = Setup {
+        let setup = PlayerSettings {
             threads: 4,
-            ..with_rank(Setup::default(), rank)
+            ..with_rank(PlayerSettings::default(), rank)
         };
         let mut player = MctsPlayer::new(setup, 1);
         player.fit_to(size);
         player.playing_config().threads
     }
 
-    fn with_rank(setup: Setup, rank: Rank) -> Setup {
-        Setup { rank, ..setup }
+    fn with_rank(setup: PlayerSettings, rank: Rank) -> PlayerSettings {
+        PlayerSettings { rank, ..setup }
     }
 
-    /// With the built-in networks, expert plays 9x9 and 13x13 with the board's judge at
-    /// every leaf and PUCT, 19x19 with the network built for it and RAVE; the ranks under
-    /// expert on the small boards take no network at all.
+    /// With the built-in networks, expert plays 9x9 and 13x13 with the board's value
+    /// network at every leaf and PUCT, 19x19 with the network built for it and RAVE; the
+    /// ranks under expert on the small boards take no network at all.
     #[test]
     fn expert_plays_each_board_with_its_own_network() {
-        let setup = Setup {
+        let settings = PlayerSettings {
             net: NetChoice::BuiltIn,
-            ..Setup::default()
+            ..PlayerSettings::default()
         };
-        for (size, judge) in [(9, true), (13, true), (19, false)] {
-            let mut player = MctsPlayer::new(setup, 1);
+        for (size, value_network) in [(9, true), (13, true), (19, false)] {
+            let mut player = MctsPlayer::new(settings, 1);
             player.fit_to(size);
-            let net = playing_net(&player.setup, &player.rung, size);
-            assert_eq!(net.map(|n| n.heads().judge()), Some(judge), "{size}x{size}");
-            assert_eq!(player.playing_config().params.puct.enabled, judge);
-            let settled = player.setup.params.judged_by(net);
-            assert_eq!(settled.knowledge.value.mix, if judge { 1.0 } else { 0.0 });
+            let kit = player.playing_kit();
+            let heads = kit.net.map(|n| n.heads());
+            assert_eq!(
+                heads.map(crate::setup::is_value_network),
+                Some(value_network)
+            );
+            let puct = player.playing_config().params.puct.enabled;
+            assert_eq!(puct, Auto(Some(value_network)), "{size}x{size}");
+            let settled = player.settings.params.tuning().settled(kit.net);
+            let mix = if value_network { 1.0 } else { 0.0 };
+            assert_eq!(settled.knowledge.value.mix, Auto(Some(mix)));
         }
-        let mut player = MctsPlayer::new(with_rank(setup, Rank::dan(8)), 1);
+        let mut player = MctsPlayer::new(with_rank(settings, Rank::dan(8)), 1);
         player.fit_to(9);
-        assert_eq!(playing_net(&player.setup, &player.rung, 9), None);
-        assert!(!player.playing_config().params.puct.enabled);
+        assert_eq!(player.playing_kit().net, None);
+        assert_eq!(
+            player.playing_config().params.puct.enabled,
+            Auto(Some(false))
+        );
+    }
+
+    /// `hoshi-param` keeps the tree when its knob leaves it valid (a search knob), and a
+    /// knob of the knowledge makes the knowledge again, keeping dynamic komi's state.
+    #[test]
+    fn a_new_knob_keeps_what_it_leaves_valid() {
+        let settings = PlayerSettings {
+            visits: Some(200),
+            ..PlayerSettings::default()
+        };
+        let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        let mut player = MctsPlayer::new(settings, 1);
+        let clock = Clock::default();
+        let Choice::Move(mv) = player.choose(&game, Color::Black, Mode::Play, &clock) else {
+            panic!("a move");
+        };
+        game.play(Color::Black, mv).unwrap();
+        let kept = |player: &MctsPlayer| player.search.line_playouts(&[mv]).is_some();
+        assert!(kept(&player));
+        player.komi_shift = KomiShift::default();
+        let mut changed = settings;
+        changed.params.set("lcb_z", "3").unwrap();
+        player.reconfigure(&changed);
+        let knowledge = player.playing_kit().knowledge;
+        let config = player.playing_config();
+        player.search.set_config(config);
+        player.search.set_knowledge(knowledge);
+        assert!(kept(&player), "a search knob drops the tree");
+        changed.params.set("prior_even", "20").unwrap();
+        player.reconfigure(&changed);
+        let knowledge = player.playing_kit().knowledge;
+        player.search.set_knowledge(knowledge);
+        assert!(!kept(&player), "new priors keep an old tree");
+        assert_eq!(player.params().search.lcb_z, 3.0);
     }
 
     /// `reg_genmove` depends on the position only: players with different seeds, asked
@@ -679,10 +695,10 @@ mod tests {
             .unwrap();
         game.play(Color::White, Move::Play(g.parse_point("C3").unwrap()))
             .unwrap();
-        let setup = Setup {
-            playouts: Some(300),
+        let setup = PlayerSettings {
+            visits: Some(300),
             threads: 2,
-            ..Setup::default()
+            ..PlayerSettings::default()
         };
         let clock = Clock::default();
         let mut answers = Vec::new();
@@ -780,9 +796,9 @@ mod tests {
     /// the network on 9x9 and its 19x19 budget with it on 19x19.
     #[test]
     fn a_level_searches_the_budget_of_the_board_it_plays_on() {
-        let setup = Setup {
+        let setup = PlayerSettings {
             net: NetChoice::BuiltIn,
-            ..Setup::default()
+            ..PlayerSettings::default()
         };
         let mut player = MctsPlayer::new(with_rank(setup, Level::Intermediate.rank()), 5);
         let clock = Clock::default();
@@ -791,7 +807,7 @@ mod tests {
             player.choose(&game, Color::Black, Mode::Play, &clock);
             let searched = player.last_search().map(|r| r.visits);
             assert_eq!(searched, Some(playouts), "{size}x{size}");
-            let networked = playing_net(&player.setup, &player.rung, size).is_some();
+            let networked = player.playing_kit().net.is_some();
             assert_eq!(networked, network, "{size}x{size}");
         }
     }
@@ -802,9 +818,9 @@ mod tests {
     /// sight).
     #[test]
     fn the_weakest_rank_neither_crawls_on_the_edge_nor_fills_its_eyes() {
-        let setup = Setup {
+        let setup = PlayerSettings {
             net: NetChoice::BuiltIn,
-            ..Setup::default()
+            ..PlayerSettings::default()
         };
         let clock = Clock::default();
         for (size, moves) in [(9, 200), (19, 120)] {
@@ -868,8 +884,11 @@ mod tests {
     fn no_resigning_while_a_handicap_game_is_young() {
         let mut game = Game::new(9, Ruleset::FRENCH, 0.5).unwrap();
         game.fixed_handicap(9).unwrap();
-        let mut player = MctsPlayer::new(with_rank(Setup::default(), Level::Expert.rank()), 1);
-        player.setup.params.player.resign_threshold = 0.1;
+        let mut player = MctsPlayer::new(
+            with_rank(PlayerSettings::default(), Level::Expert.rank()),
+            1,
+        );
+        player.settings.params.player.resign_threshold = 0.1;
         for _ in 0..33 {
             assert!(!player.should_resign(&game, Color::White, &hopeless(5_000)));
             let color = game.to_move();
@@ -881,8 +900,11 @@ mod tests {
         assert_eq!(resigns, [false, false, true]);
         let mut even = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         even.play(Color::Black, Move::Pass).unwrap();
-        let mut player = MctsPlayer::new(with_rank(Setup::default(), Level::Expert.rank()), 1);
-        player.setup.params.player.resign_threshold = 0.1;
+        let mut player = MctsPlayer::new(
+            with_rank(PlayerSettings::default(), Level::Expert.rank()),
+            1,
+        );
+        player.settings.params.player.resign_threshold = 0.1;
         let resigns: Vec<bool> = (0..3)
             .map(|_| player.should_resign(&even, Color::White, &hopeless(5_000)))
             .collect();
@@ -944,8 +966,8 @@ mod tests {
     fn every_level_resigns_a_hopeless_game() {
         let game = lost_for_white();
         for level in Level::ALL {
-            let mut player = MctsPlayer::new(with_rank(Setup::default(), level.rank()), 1);
-            player.setup.params.player.resign_threshold = 0.1;
+            let mut player = MctsPlayer::new(with_rank(PlayerSettings::default(), level.rank()), 1);
+            player.settings.params.player.resign_threshold = 0.1;
             let resigns: Vec<bool> = (0..3)
                 .map(|_| player.should_resign(&game, Color::White, &hopeless(400)))
                 .collect();
@@ -960,7 +982,7 @@ mod tests {
     fn a_small_search_does_not_resign_a_game_that_is_not_lost() {
         let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         game.play(Color::Black, Move::Pass).unwrap();
-        let mut player = MctsPlayer::new(with_rank(Setup::default(), Rank::kyu(30)), 1);
+        let mut player = MctsPlayer::new(with_rank(PlayerSettings::default(), Rank::kyu(30)), 1);
         let resigns: Vec<bool> = (0..6)
             .map(|_| player.should_resign(&game, Color::White, &hopeless(16)))
             .collect();
@@ -978,8 +1000,11 @@ mod tests {
     fn each_color_has_its_own_resignation_streak() {
         let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
         game.play(Color::Black, Move::Pass).unwrap();
-        let mut player = MctsPlayer::new(with_rank(Setup::default(), Level::Expert.rank()), 1);
-        player.setup.params.player.resign_threshold = 0.1;
+        let mut player = MctsPlayer::new(
+            with_rank(PlayerSettings::default(), Level::Expert.rank()),
+            1,
+        );
+        player.settings.params.player.resign_threshold = 0.1;
         let mut fine = hopeless(5_000);
         fine.winrate = 0.99;
         let mut white = Vec::new();

@@ -24,8 +24,8 @@ use size_class::SizeClass;
 use std::fmt;
 use std::time::Duration;
 
-pub use mcts::{MctsPlayer, Setup};
-pub use params::{Auto, Params, PlayerParams};
+pub use mcts::{MctsPlayer, PlayerSettings};
+pub use params::{Params, PlayerParams};
 pub use random::RandomPlayer;
 pub use rank::Rank;
 
@@ -153,8 +153,11 @@ pub trait Player {
         false
     }
 
-    /// Changes the playing strength (players without ranks ignore it).
-    fn set_rank(&mut self, _rank: Rank) {}
+    /// Takes new settings (GTP `hoshi-param`, `hoshi-rank`, GoGui's parameters) and keeps
+    /// what they leave valid: a searching player keeps its tree, its caches of network
+    /// outputs and its dynamic komi unless the change reaches them. Players without
+    /// settings ignore it.
+    fn reconfigure(&mut self, _settings: &PlayerSettings) {}
 
     /// Whether the next searches keep each root move's ownership, for analysis that shows
     /// it (KataGo's `movesOwnership`); players that do not search ignore it.

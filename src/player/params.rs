@@ -6,8 +6,9 @@
 //! table.
 
 use crate::knowledge::KnowledgeParams;
-use crate::net::SharedNet;
+use crate::parse::Auto;
 use crate::search::SearchParams;
+use crate::setup::Tuning;
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -83,18 +84,6 @@ pub struct PlayerParams {
     /// has an ownership head) against the searches' in the verdict on each chain, from 0
     /// (the searches alone) to 1 (the network alone: the searches are not run).
     pub judge_net: f64,
-    /// The network's share of a leaf's evaluation (`knowledge::NetValue::mix`), or
-    /// [`Auto`]: 1 with a judge ([`crate::net::Heads::judge`]: a value and a score lead
-    /// learnt from a teacher), which judges every leaf alone as KataGo's networks do, 0
-    /// with any other network, whose value learnt from games' results loses to the
-    /// playouts (docs/benchmarks.md, "PUCT against RAVE, and the value against the
-    /// playouts"). [`Params::judged_by`] settles it for a network.
-    pub value_mix: Auto<f64>,
-    /// Whether the search selects by PUCT (`search::Puct::enabled`), or [`Auto`]: with a
-    /// judge, since with a network value at every leaf PUCT beat RAVE 18 of 20 on 9x9
-    /// (docs/benchmarks.md, "PUCT against RAVE, and the value against the playouts");
-    /// RAVE otherwise.
-    pub puct: Auto<bool>,
 }
 
 impl Default for PlayerParams {
@@ -115,35 +104,18 @@ impl Default for PlayerParams {
             judge_playouts: 256,
             judge_search_playouts: 2_500,
             judge_net: 0.0,
-            value_mix: Auto(None),
-            puct: Auto(None),
         }
     }
 }
 
-/// A knob left to what the network is until it is set ([`PlayerParams::value_mix`],
-/// [`PlayerParams::puct`]): `auto` leaves it, a value sets it.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
-pub struct Auto<T>(pub Option<T>);
-
-impl<T: Copy> Auto<T> {
-    /// The value set, else `auto`'s.
-    pub fn or(self, auto: T) -> T {
-        self.0.unwrap_or(auto)
-    }
-}
-
 impl Params {
-    /// These settings for a search with `net` (none: the playouts): the knobs left to the
-    /// network ([`Auto`]) settled, a judge judging every leaf with PUCT and any other
-    /// network advising the priors. Every search that meets a network takes its knobs
-    /// from here.
-    pub fn judged_by(&self, net: Option<SharedNet>) -> Params {
-        let judge = net.is_some_and(|n| n.heads().judge());
-        let mut params = *self;
-        params.knowledge.value.mix = self.player.value_mix.or(if judge { 1.0 } else { 0.0 });
-        params.search.puct.enabled = self.player.puct.or(judge);
-        params
+    /// The knobs the setup reads ([`crate::setup::Tuning`]): the search's and the
+    /// knowledge's.
+    pub fn tuning(&self) -> Tuning {
+        Tuning {
+            search: self.search,
+            knowledge: self.knowledge,
+        }
     }
 }
 
@@ -579,8 +551,8 @@ table! {
     "judge_playouts" => player.judge_playouts in 1..=u32::MAX;
     "judge_search_playouts" => player.judge_search_playouts in 1..=u64::MAX;
     "judge_net" => player.judge_net in SHARE;
-    "value_mix" => player.value_mix in AUTO_SHARE;
-    "puct" => player.puct in AUTO_SWITCH;
+    "value_mix" => knowledge.value.mix in AUTO_SHARE;
+    "puct" => search.puct.enabled in AUTO_SWITCH;
 }
 
 #[cfg(test)]
@@ -705,35 +677,5 @@ mod tests {
             params.set("point_loss", "x").unwrap_err().to_string(),
             "point_loss takes 0 (left to the rank) or a number above 0, not \"x\""
         );
-    }
-
-    /// A judge judges every leaf with PUCT and any other network mixes nothing in, unless
-    /// the knob is set; without a network nothing changes.
-    #[test]
-    fn the_knobs_left_to_the_network_follow_it() {
-        use crate::net::SharedNet;
-        let judge = SharedNet::embedded_judge(9);
-        let policy = Some(SharedNet::embedded());
-        let mut params = Params::default();
-        let settled = |p: &Params, net| {
-            let p = p.judged_by(net);
-            (p.knowledge.value.mix, p.search.puct.enabled)
-        };
-        assert_eq!(settled(&params, judge), (1.0, true));
-        assert_eq!(settled(&params, policy), (0.0, false));
-        assert_eq!(settled(&params, None), (0.0, false));
-        params.set("value_mix", "0.5").unwrap();
-        assert_eq!(settled(&params, judge), (0.5, true));
-        params.set("puct", "0").unwrap();
-        assert_eq!(settled(&params, judge), (0.5, false));
-        params.set("puct", "on").unwrap();
-        assert_eq!(settled(&params, policy), (0.5, true));
-        params.set("value_mix", "auto").unwrap();
-        assert_eq!(params.player.value_mix, Auto(None));
-        assert_eq!(settled(&params, judge), (1.0, true));
-        assert!(params.set("value_mix", "-1").is_err());
-        assert!(params.set("value_mix", "1.5").is_err());
-        assert_eq!(params.get("value_mix").unwrap(), "auto");
-        assert_eq!(params.get("puct").unwrap(), "1");
     }
 }

@@ -10,7 +10,7 @@ use crate::knowledge::{Prior, ThreadKnowledge, Timing};
 
 /// The children of `position` for `moves`, with what the prior sources that speak at
 /// expansion say of them, and the probabilities of the first of them that is a policy (a
-/// pass, which the network does not rate, gets 0).
+/// pass gets the policy's own probability where it rates the pass, else 0).
 pub(super) fn with_priors(
     position: &Position<'_>,
     komi: f64,
@@ -22,7 +22,9 @@ pub(super) fn with_priors(
     for source in &mut knowledge.priors {
         if source.timing() == Timing::AtExpansion {
             source.add_priors(position, komi, moves, &mut priors);
-            policy = policy.or_else(|| source.policy());
+            if policy.is_none() {
+                policy = source.policy().map(|p| (p, source.pass_policy()));
+            }
         }
     }
     let board = position.board;
@@ -33,12 +35,12 @@ pub(super) fn with_priors(
             mv,
             prior_wins: prior.wins,
             prior_games: prior.games,
-            policy: policy.map(|p| match mv {
+            policy: policy.map(|(p, pass)| match mv {
                 Move::Play(point) => p
                     .get(board.geometry().vertex_index(point))
                     .copied()
                     .unwrap_or(0.0),
-                Move::Pass => 0.0,
+                Move::Pass => pass.unwrap_or(0.0),
             }),
         })
         .collect()

@@ -340,12 +340,12 @@ impl Search {
         &self.config
     }
 
-    /// Changes the tuning or resources; drops the tree when they differ.
+    /// Changes the tuning or resources (`hoshi-param`, analysis on more threads than a
+    /// rank's moves). The kept tree stays: its nodes hold counts and priors that no knob
+    /// nor thread count makes wrong, and the next search copies what it keeps into a tree
+    /// of the new memory bound. Other knowledge drops it ([`Search::set_knowledge`]).
     pub fn set_config(&mut self, config: SearchConfig) {
-        if config != self.config {
-            self.config = config;
-            self.forget();
-        }
+        self.config = config;
     }
 
     /// Simulations (priors excluded) through the node the kept tree reaches from its root
@@ -401,8 +401,8 @@ impl Search {
     ) -> SearchResult {
         let started = Instant::now();
         let knowledge = Arc::clone(&self.knowledge);
-        let history = knowledge.history();
-        let mut root = Root::of(game, color, self.forbidden, self.komi_shift, history);
+        let reads = (knowledge.history(), knowledge.earlier_boards());
+        let mut root = Root::of(game, color, self.forbidden, self.komi_shift, reads);
         let tree = self.take_tree(game, color);
         self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let size = game.size();

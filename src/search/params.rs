@@ -8,6 +8,8 @@
 //! Structural constants that are not a matter of tuning stay where they are used: the tree's
 //! chunk size and node states, the board's limits.
 
+use crate::parse::Auto;
+
 /// How the search descends, expands, stops and reports.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchParams {
@@ -97,9 +99,11 @@ impl Default for SearchParams {
 /// under `knowledge::NetPrior::min_size`, `--net none`) select by RAVE all the same.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Puct {
-    /// Whether selection follows PUCT where the network plays (the player sets it by the
-    /// network: `player::PlayerParams::puct`).
-    pub enabled: bool,
+    /// Whether selection follows PUCT where the network plays, or `auto` (the parameter
+    /// `puct`): the setup settles `auto` to on with a value network, since with a network
+    /// value at every leaf PUCT beat RAVE 18 of 20 on 9x9 (docs/benchmarks.md, "PUCT
+    /// against RAVE, and the value against the playouts"), and to off (RAVE) otherwise.
+    pub enabled: Auto<bool>,
     /// The exploration constant (Leela Zero's `cfg_puct`, for win rates from 0 to 1).
     pub exploration: f64,
     /// The first-play urgency's reduction (Leela Zero's `cfg_fpu_reduction`, 0.25 there;
@@ -114,7 +118,7 @@ pub struct Puct {
 impl Default for Puct {
     fn default() -> Self {
         Puct {
-            enabled: false,
+            enabled: Auto(None),
             exploration: 0.5,
             fpu_reduction: 0.1,
         }

@@ -86,7 +86,7 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
                     (Some(policy), Move::Play(p)) => {
                         f64::from(policy[root.board.geometry().vertex_index(p)])
                     }
-                    (Some(_), Move::Pass) => 0.0,
+                    (Some(_), Move::Pass) => root.pass_policy.map_or(0.0, f64::from),
                     (None, _) if prior_total > 0.0 => s.prior_wins / prior_total,
                     (None, _) => 0.0,
                 },

@@ -6,7 +6,7 @@ use super::expand;
 use super::tree::{Stats, Tree, ROOT};
 use crate::board::Board;
 use crate::coord::{Color, Geometry, Move};
-use crate::game::{Game, Position};
+use crate::game::{Game, Position, PositionFacts};
 use crate::knowledge::ownership::OwnershipMap;
 use crate::knowledge::playout::Forbidden;
 use crate::knowledge::{Evaluation, ThreadKnowledge};
@@ -32,14 +32,20 @@ pub(super) struct Root {
     /// Whether some root moves are banned ([`Root::expand`]): only then does the root's
     /// selection look for bans.
     pub bans: bool,
-    /// The moves before the position, the most recent first: as many as the knowledge
-    /// reads ([`crate::knowledge::Knowledge::history`]).
-    pub recent: Vec<Move>,
+    /// What the knowledge may read of the position beside its board: the moves before it
+    /// (as many as it reads, [`crate::knowledge::Knowledge::history`]), the boards before
+    /// them ([`crate::knowledge::Knowledge::earlier_boards`]), the superko bans and the
+    /// game's terms. Every leaf shares the terms.
+    pub facts: PositionFacts,
     /// How many moves before a position the knowledge reads.
     pub history: usize,
+    /// How many boards before a position the knowledge reads.
+    pub earlier_boards: usize,
     /// The policy's probabilities for the root's moves, by vertex, when a prior source has
     /// one: what analysis shows as each move's prior.
     pub policy: Option<Vec<f32>>,
+    /// The policy's probability of the pass, when it rates the pass.
+    pub pass_policy: Option<f32>,
 }
 
 impl Root {
@@ -48,15 +54,17 @@ impl Root {
         color: Color,
         forbidden: Forbidden,
         komi_shift: f64,
-        history: usize,
+        (history, earlier_boards): (usize, usize),
     ) -> Root {
         let komi = game.area_komi();
         Root {
             board: game.board().clone(),
             to_move: color,
-            recent: game.recent_moves(history).collect(),
+            facts: PositionFacts::of(game, color, history, earlier_boards),
             history,
+            earlier_boards,
             policy: None,
+            pass_policy: None,
             passes: game.passes(),
             komi,
             search_komi: komi + komi_shift,
@@ -68,11 +76,15 @@ impl Root {
 
     /// The root as the prior sources see it.
     pub fn position(&self) -> Position<'_> {
-        Position {
-            board: &self.board,
-            to_move: self.to_move,
-            recent: &self.recent,
-        }
+        self.facts.position(&self.board, self.to_move)
+    }
+
+    /// The last move before the root (a pass if none).
+    pub fn last_move(&self) -> Move {
+        self.facts
+            .recent
+            .first()
+            .map_or(Move::Pass, |played| played.mv)
     }
 
     /// Readies the tree's root for the search: its children and their priors, the late
@@ -86,14 +98,15 @@ impl Root {
         let komi = self.search_komi;
         let asked = expand::late_priors(&self.position(), komi, tree, ROOT, knowledge, apply);
         // A policy that spoke at expansion shows too, when the root was expanded now.
-        self.policy = (asked || fresh)
+        let policy = (asked || fresh)
             .then(|| {
                 knowledge
                     .priors
                     .iter()
-                    .find_map(|s| s.policy().map(<[f32]>::to_vec))
+                    .find_map(|s| Some((s.policy()?.to_vec(), s.pass_policy())))
             })
             .flatten();
+        (self.policy, self.pass_policy) = policy.map_or((None, None), |(p, pass)| (Some(p), pass));
     }
 
     /// Bans every root child whose move is not among `moves` (a pass never is): the

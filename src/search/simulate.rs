@@ -8,7 +8,7 @@ use super::root::{Root, RootScores};
 use super::tree::{Tree, ROOT, UNITS};
 use crate::board::Board;
 use crate::coord::{Color, Move, SLOTS};
-use crate::game::Position;
+use crate::game::{Played, Position};
 use crate::knowledge::ownership::OwnershipMap;
 use crate::knowledge::playout::MoveRecord;
 use crate::knowledge::{Evaluation, Leaf, ThreadKnowledge, Timing};
@@ -40,7 +40,10 @@ pub(super) struct Scratch {
     /// Simulations a node needs before the late prior sources speak, if there are any.
     late_after: Option<u32>,
     /// The moves before the node being expanded, the most recent first.
-    recent: Vec<Move>,
+    recent: Vec<Played>,
+    /// The boards before the node being expanded or evaluated, the most recent first, as
+    /// many as the knowledge reads (none by default).
+    earlier: Vec<Board>,
     /// Simulations through a leaf before it expands: [`SearchParams::expand_after`], or at most
     /// 2 (one evaluation, then children) for an evaluator that would only repeat itself.
     expand_after: u32,
@@ -82,6 +85,7 @@ impl Scratch {
             knowledge,
             late_after,
             recent: Vec::with_capacity(root.history),
+            earlier: Vec::with_capacity(root.earlier_boards),
             expand_after,
         }
     }
@@ -93,12 +97,43 @@ impl Scratch {
         self.moves_ends = 0;
     }
 
-    /// Sets [`Scratch::recent`] to the moves before the current end of the path.
+    /// Sets [`Scratch::recent`] and [`Scratch::earlier`] to the moves and the boards
+    /// before the current end of the path.
     fn fill_recent(&mut self, root: &Root) {
         self.recent.clear();
-        let line = self.line.iter().rev().copied();
-        let before = line.chain(root.recent.iter().copied());
+        let line = self.line.iter().enumerate().rev().map(|(i, &mv)| Played {
+            color: mover(root, i),
+            mv,
+        });
+        let before = line.chain(root.facts.recent.iter().copied());
         self.recent.extend(before.take(root.history));
+        self.fill_earlier(root);
+    }
+
+    /// Sets [`Scratch::earlier`] to the boards before the current end of the path, when the
+    /// knowledge reads any: those the path made, replayed from the root's, then the game's.
+    fn fill_earlier(&mut self, root: &Root) {
+        self.earlier.clear();
+        if root.earlier_boards == 0 {
+            return;
+        }
+        let first = self.line.len().saturating_sub(root.earlier_boards);
+        let mut board = root.board.clone();
+        for (i, &mv) in self.line.iter().enumerate() {
+            if i >= first {
+                self.earlier.push(board.clone());
+            }
+            match mv {
+                Move::Play(p) => {
+                    board.place(mover(root, i), p);
+                }
+                Move::Pass => board.pass(),
+            }
+        }
+        self.earlier.reverse();
+        let missing = root.earlier_boards - self.earlier.len();
+        let before = root.facts.earlier.iter().take(missing).cloned();
+        self.earlier.extend(before);
     }
 
     /// `chances` (from 0 to 1) in the tree's [`UNITS`], rounded up or down at random in
@@ -125,7 +160,7 @@ pub(super) fn simulate(
     s.starts.clear();
     s.moves.clear();
     let mut color = root.to_move;
-    let mut last = root.recent.first().copied().unwrap_or(Move::Pass);
+    let mut last = root.last_move();
     let mut passes = root.passes;
     let mut index = ROOT;
     tree.node(ROOT).add_visit();
@@ -141,7 +176,7 @@ pub(super) fn simulate(
             && node.claim_late_priors()
         {
             s.fill_recent(root);
-            let position = position_at(&s.board, &s.recent, color);
+            let position = position_at(root, &s.board, &s.recent, &s.earlier, color);
             let komi = root.search_komi;
             late_priors(&position, komi, tree, index, &mut s.knowledge, true);
         }
@@ -205,17 +240,37 @@ fn expand_leaf(
     }
     let moves = inner_moves(&s.board, color, last, params.pass_empty_share);
     s.fill_recent(root);
-    let position = position_at(&s.board, &s.recent, color);
+    let position = position_at(root, &s.board, &s.recent, &s.earlier, color);
     let children = with_priors(&position, root.search_komi, &moves, &mut s.knowledge);
     tree.expand(index, &children)
 }
 
-/// The position `board` with `color` to move after `recent`, as the prior sources see it.
-fn position_at<'a>(board: &'a Board, recent: &'a [Move], color: Color) -> Position<'a> {
+/// The position `board` inside `root`'s tree with `color` to move after `recent` and
+/// `earlier`, as the prior sources see it: the root's terms, no superko bans (the tree
+/// plays by simple ko).
+fn position_at<'a>(
+    root: &'a Root,
+    board: &'a Board,
+    recent: &'a [Played],
+    earlier: &'a [Board],
+    color: Color,
+) -> Position<'a> {
     Position {
         board,
         to_move: color,
         recent,
+        earlier,
+        superko_bans: &[],
+        terms: root.facts.terms,
+    }
+}
+
+/// The colour of the `i`th move of a path from `root` (0 the root's move).
+fn mover(root: &Root, i: usize) -> Color {
+    if i.is_multiple_of(2) {
+        root.to_move
+    } else {
+        root.to_move.opponent()
     }
 }
 
@@ -230,6 +285,9 @@ fn evaluate_leaf(
     s: &mut Scratch,
 ) -> Evaluation {
     let komi = (root.komi, root.search_komi);
+    if !ended {
+        s.fill_earlier(root);
+    }
     let tally = match slot.and_then(|i| s.moves_tally.get_mut(i)) {
         Some(tally) => {
             s.moves_ends += 1;
@@ -244,7 +302,9 @@ fn evaluate_leaf(
         board: &mut s.board,
         to_move: color,
         line: &s.line,
-        before_root: &root.recent,
+        before_root: &root.facts.recent,
+        earlier: &s.earlier,
+        terms: root.facts.terms,
         komi: komi.0,
         search_komi: komi.1,
         forbidden: &root.forbidden,
@@ -304,7 +364,7 @@ fn back_up(tree: &Tree, root: &Root, s: &mut Scratch, units: impl Fn(Color) -> u
 /// which run many times per simulation, do not look.
 fn select(tree: &Tree, index: u32, params: &SearchParams, bans: bool) -> Option<u32> {
     // RAVE, the default, pays nothing for the look at the policy.
-    let puct = params.puct.enabled && {
+    let puct = params.puct.enabled.or(false) && {
         let first = tree.node(index).children().start;
         first != 0 && tree.policy(first).is_some()
     };

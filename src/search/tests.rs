@@ -2,6 +2,7 @@
 //! known, so that what the tree does with them (backing up, steering, reporting, counting
 //! with a shifted komi) is checked exactly, as KataGo's search tests run without a network.
 
+use super::root::Root;
 use super::{Budget, MoveInfo, Search, SearchConfig, SearchResult};
 use crate::coord::{Color, Move, Point};
 use crate::game::{Game, Position};
@@ -388,6 +389,8 @@ fn a_late_sources_judgement_of_a_position_is_its_nodes_prior() {
 struct Policy {
     point: Point,
     share: f32,
+    /// The pass's probability, if the policy rates the pass.
+    pass: Option<f32>,
     policy: Vec<f32>,
 }
 
@@ -398,7 +401,8 @@ impl PriorSource for Policy {
 
     fn add_priors(&mut self, position: &Position<'_>, _: f64, moves: &[Move], _: &mut [Prior]) {
         let board = position.board;
-        let others = moves.len().saturating_sub(1).max(1) as f32;
+        let others = moves.len().saturating_sub(2).max(1) as f32;
+        let rest = 1.0 - self.share - self.pass.unwrap_or(0.0);
         self.policy = vec![0.0; board.size() * board.size()];
         for &mv in moves {
             if let Move::Play(p) = mv {
@@ -406,7 +410,7 @@ impl PriorSource for Policy {
                 self.policy[index] = if p == self.point {
                     self.share
                 } else {
-                    (1.0 - self.share) / others
+                    rest / others
                 };
             }
         }
@@ -415,6 +419,10 @@ impl PriorSource for Policy {
     fn policy(&self) -> Option<&[f32]> {
         Some(&self.policy)
     }
+
+    fn pass_policy(&self) -> Option<f32> {
+        self.pass
+    }
 }
 
 /// Knowledge made of a leaf rule and a [`Policy`] favouring `point`.
@@ -422,6 +430,7 @@ struct WithPolicy {
     rule: fn(&Leaf<'_>) -> Evaluation,
     point: Point,
     share: f32,
+    pass: Option<f32>,
 }
 
 impl Knowledge for WithPolicy {
@@ -430,6 +439,7 @@ impl Knowledge for WithPolicy {
             priors: vec![Box::new(Policy {
                 point: self.point,
                 share: self.share,
+                pass: self.pass,
                 policy: Vec::new(),
             })],
             leaf: Box::new(Rule(self.rule)),
@@ -442,7 +452,7 @@ fn search_puct(knowledge: WithPolicy, game: &Game, playouts: u64, threads: usize
         threads,
         ..SearchConfig::default()
     };
-    config.params.puct.enabled = true;
+    config.params.puct.enabled = crate::parse::Auto(Some(true));
     let mut search = Search::new(config, Arc::new(knowledge), 7);
     let budget = Budget {
         visits: Some(playouts),
@@ -460,6 +470,7 @@ fn puct_tries_the_policys_move_first_and_leaves_it_when_the_evaluator_disagrees(
         rule: c3_wins,
         point,
         share: 0.5,
+        pass: None,
     };
     let early = search_puct(knowledge(d4), &game, 20, 1);
     assert_eq!(early.best, Move::Play(d4), "the policy leads at first");
@@ -474,6 +485,30 @@ fn puct_tries_the_policys_move_first_and_leaves_it_when_the_evaluator_disagrees(
     let agreed = search_puct(knowledge(c3), &game, 1_000, 1);
     let share = f64::from(find(&agreed, Move::Play(c3)).visits) / agreed.visits as f64;
     assert!(share > 0.9, "{share} of {} simulations", agreed.visits);
+}
+
+/// A policy that rates the pass steers the pass as it steers a move, as in Leela Zero and
+/// KataGo: its probability is the pass's prior in the tree and in analysis. One that does
+/// not rate it gives the pass none.
+#[test]
+fn a_policy_that_rates_the_pass_gives_the_pass_its_prior() {
+    let game = game(5);
+    let d4 = point(&game, "D4");
+    let knowledge = |pass| WithPolicy {
+        rule: c3_wins,
+        point: d4,
+        share: 0.2,
+        pass,
+    };
+    // The first simulation goes where the policy points.
+    let rated = search_puct(knowledge(Some(0.7)), &game, 1, 1);
+    let pass = find(&rated, Move::Pass);
+    assert!((pass.prior - 0.7).abs() < 1e-4, "{pass:?}");
+    assert_eq!((pass.visits, find(&rated, Move::Play(d4)).visits), (1, 0));
+    let unrated = search_puct(knowledge(None), &game, 1, 1);
+    let pass = find(&unrated, Move::Pass);
+    assert_eq!(pass.prior, 0.0);
+    assert_eq!((pass.visits, find(&unrated, Move::Play(d4)).visits), (0, 1));
 }
 
 #[test]
@@ -568,4 +603,117 @@ fn every_thread_s_leaf_evaluator_begins_at_the_root_by_the_search_komi() {
     for &root in roots.iter() {
         assert_eq!(root, (1, Color::White, 9.5));
     }
+}
+
+/// Knowledge that reads three moves and two boards back, and checks at every position it is
+/// handed, at the root, at expansion and at the leaves, that they are the game's: each
+/// earlier board with the move played on it gives the next one, every move has the colour
+/// of its turn, and the terms are the game's.
+struct Reader {
+    terms: crate::game::Terms,
+    checked: Arc<AtomicUsize>,
+}
+
+/// Checks `position` against what it follows from; returns whether it could be checked
+/// back (it had two earlier boards).
+fn follows(position: &Position<'_>, terms: crate::game::Terms) -> bool {
+    assert_eq!(position.terms, terms);
+    let colors = [position.to_move.opponent(), position.to_move];
+    for (i, played) in position.recent.iter().enumerate() {
+        assert_eq!(played.color, colors[i % 2], "{:?}", position.recent);
+    }
+    assert!(position.earlier.len() <= 2);
+    let later = std::iter::once(position.board).chain(position.earlier.iter());
+    for ((before, after), played) in position.earlier.iter().zip(later).zip(position.recent) {
+        let mut replayed = before.clone();
+        if let Move::Play(p) = played.mv {
+            replayed.place(played.color, p);
+        }
+        assert!(replayed.same_stones(after), "{:?}", position.recent);
+    }
+    position.earlier.len() == 2
+}
+
+impl PriorSource for Reader {
+    fn timing(&self) -> Timing {
+        Timing::AtExpansion
+    }
+
+    fn add_priors(&mut self, position: &Position<'_>, _: f64, _: &[Move], _: &mut [Prior]) {
+        if follows(position, self.terms) {
+            self.checked.fetch_add(1, Relaxed);
+        }
+    }
+}
+
+impl LeafEvaluator for Reader {
+    fn evaluate(&mut self, leaf: &mut Leaf<'_>) -> Evaluation {
+        let recent: Vec<_> = leaf.recent(3).collect();
+        let position = Position {
+            board: leaf.board,
+            to_move: leaf.to_move,
+            recent: &recent,
+            earlier: leaf.earlier,
+            superko_bans: &[],
+            terms: leaf.terms,
+        };
+        if follows(&position, self.terms) {
+            self.checked.fetch_add(1, Relaxed);
+        }
+        even_komi(0.5)
+    }
+}
+
+struct Reading(crate::game::Terms, Arc<AtomicUsize>);
+
+impl Knowledge for Reading {
+    fn for_thread(&self, _size: usize, _seed: u64) -> ThreadKnowledge {
+        let reader = || Reader {
+            terms: self.0,
+            checked: Arc::clone(&self.1),
+        };
+        ThreadKnowledge {
+            priors: vec![Box::new(reader())],
+            leaf: Box::new(reader()),
+        }
+    }
+
+    fn history(&self) -> usize {
+        3
+    }
+
+    fn earlier_boards(&self) -> usize {
+        2
+    }
+}
+
+/// The search hands its knowledge the position a network reads, at the root and deep in
+/// the tree: the moves with their colours, the boards they were played on, the terms; and
+/// at the root the superko bans.
+#[test]
+fn the_knowledge_is_handed_whole_positions_at_every_depth() {
+    let mut game = Game::new(7, Ruleset::CHINESE, 5.5).expect("a board size");
+    game.fixed_handicap(2).expect("two stones on 7x7");
+    game.play(Color::White, Move::Play(point(&game, "D4")))
+        .unwrap();
+    let checked = Arc::new(AtomicUsize::new(0));
+    let knowledge = Reading(game.terms(), Arc::clone(&checked));
+    let root = Root::of(&game, Color::Black, Default::default(), 0.0, (3, 2));
+    assert_eq!(root.facts.earlier.len(), 1, "one move since the handicap");
+    assert_eq!(root.facts.terms.handicap, 2);
+    let config = SearchConfig {
+        threads: 2,
+        ..SearchConfig::default()
+    };
+    let mut search = Search::new(config, Arc::new(knowledge), 3);
+    let budget = Budget {
+        visits: Some(500),
+        time: None,
+    };
+    search.run(&game, Color::Black, budget, &AtomicBool::new(false));
+    assert!(
+        checked.load(Relaxed) > 100,
+        "{} checked",
+        checked.load(Relaxed)
+    );
 }

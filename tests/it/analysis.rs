@@ -511,7 +511,7 @@ impl hoshi::net::Evaluator for Oracle {
         };
         let output = std::sync::Arc::new(hoshi::net::Output {
             policy,
-            pass: 0.0,
+            pass: None,
             value: Some(value),
             score_lead: Some(mover * ORACLE_BLACK_LEAD),
             ownership: Some(ownership),
@@ -570,8 +570,8 @@ impl Screen {
 #[test]
 fn a_networks_value_score_and_ownership_reach_kata_analyze() {
     use hoshi::engine::{Engine, Settings};
-    use hoshi::net::NetChoice;
-    use hoshi::player::Auto;
+    use hoshi::parse::Auto;
+    use hoshi::setup::NetChoice;
     let (feed, pieces) = std::sync::mpsc::channel::<Vec<u8>>();
     let screen = Screen::default();
     let output = screen.clone();
@@ -583,8 +583,8 @@ fn a_networks_value_score_and_ownership_reach_kata_analyze() {
         };
         settings.player.threads = 1;
         settings.player.net = NetChoice::Given(hoshi::net::SharedNet::new(Oracle));
-        settings.player.params.player.value_mix = Auto(Some(1.0));
-        settings.player.params.player.puct = Auto(Some(true));
+        settings.player.params.knowledge.value.mix = Auto(Some(1.0));
+        settings.player.params.search.puct.enabled = Auto(Some(true));
         let mut engine = Engine::new(settings);
         let input = Feed {
             pieces,

@@ -335,12 +335,12 @@ fn clean_up(rules: Ruleset) -> (hoshi::game::Game, Vec<String>) {
     use hoshi::coord::Move;
     use hoshi::player::clock::Clock;
     use hoshi::player::{Choice, Mode, Player};
-    use hoshi::player::{MctsPlayer, Setup};
+    use hoshi::player::{MctsPlayer, PlayerSettings};
 
     let mut game = diagram(&LONE_DEAD_STONES, rules, Color::White);
-    let setup = Setup {
-        playouts: Some(300),
-        ..Setup::default()
+    let setup = PlayerSettings {
+        visits: Some(300),
+        ..PlayerSettings::default()
     };
     let mut player = MctsPlayer::new(setup, 7);
     let mut black_moves = Vec::new();
@@ -404,14 +404,14 @@ fn the_player_passes_on_the_same_judgement() {
     use hoshi::coord::Move;
     use hoshi::player::clock::Clock;
     use hoshi::player::{Choice, Mode, Player};
-    use hoshi::player::{MctsPlayer, Setup};
+    use hoshi::player::{MctsPlayer, PlayerSettings};
 
     let rows = ALIVE_ONLY_BY_KO;
     let mut game = diagram(&rows, Ruleset::FRENCH, Color::White);
     common::play(&mut game, Color::White, "pass");
-    let setup = Setup {
-        playouts: Some(300),
-        ..Setup::default()
+    let setup = PlayerSettings {
+        visits: Some(300),
+        ..PlayerSettings::default()
     };
     let mut player = MctsPlayer::new(setup, 3);
     let choice = player.choose(&game, Color::Black, Mode::Play, &Clock::default());
@@ -504,13 +504,13 @@ fn reading_finds_a_race_that_goes_to_whoever_plays_first() {
 fn the_player_plays_an_open_race_instead_of_passing() {
     use hoshi::player::clock::Clock;
     use hoshi::player::{Choice, Mode, Player};
-    use hoshi::player::{MctsPlayer, Setup};
+    use hoshi::player::{MctsPlayer, PlayerSettings};
 
     let mut game = diagram(&OPEN_RACE, Ruleset::FRENCH, Color::Black);
     common::play(&mut game, Color::Black, "pass");
-    let setup = Setup {
-        playouts: Some(300),
-        ..Setup::default()
+    let setup = PlayerSettings {
+        visits: Some(300),
+        ..PlayerSettings::default()
     };
     for mode in [Mode::Play, Mode::Cleanup, Mode::Regression] {
         let mut player = MctsPlayer::new(setup, 3);

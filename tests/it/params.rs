@@ -120,16 +120,25 @@ fn tree_nodes_after_thinking(engine: &mut Engine) -> usize {
         .tree_nodes
 }
 
-/// With an expansion threshold no leaf reaches, the tree is the root and its children only
-/// (81 points and a pass on the empty 9x9 board): the parameter set through GTP reaches the
-/// search the player runs. The playouts judge the leaves (`value_mix 0`, itself set through
-/// GTP): a network's value at a leaf expands it at its second visit, whatever the threshold.
+/// A parameter set through GTP reaches the search the player runs, and the player keeps its
+/// tree while the knob leaves it valid. With an expansion threshold no leaf reaches, the
+/// kept tree grows no more; a knob of the knowledge makes the knowledge again, and the new
+/// tree is the root and its children only (81 points and a pass on the empty 9x9 board).
+/// The playouts judge the leaves (`value_mix 0`, itself set through GTP): a network's value
+/// at a leaf expands it at its second visit, whatever the threshold.
 #[test]
 fn a_parameter_set_through_gtp_reaches_the_search() {
     let mut engine = engine();
     common::gtp_answers(&mut engine, "hoshi-param value_mix 0\n");
-    assert!(tree_nodes_after_thinking(&mut engine) > 200);
+    let grown = tree_nodes_after_thinking(&mut engine);
+    assert!(grown > 200, "{grown}");
     common::gtp_answers(&mut engine, "hoshi-param expand_after 1000000000\n");
+    assert_eq!(
+        tree_nodes_after_thinking(&mut engine),
+        grown,
+        "the tree kept"
+    );
+    common::gtp_answers(&mut engine, "hoshi-param prior_even 11\n");
     assert_eq!(tree_nodes_after_thinking(&mut engine), 1 + 82);
     common::gtp_answers(&mut engine, "hoshi-level beginner\n");
     assert_eq!(

@@ -211,7 +211,7 @@ fn the_embedded_network_opens_in_the_corners() {
 #[test]
 fn without_a_network_hoshi_policy_fails_cleanly() {
     let mut settings = hoshi::engine::Settings::default();
-    settings.player.net = hoshi::net::NetChoice::Off;
+    settings.player.net = hoshi::setup::NetChoice::Off;
     let mut engine = hoshi::engine::Engine::new(settings);
     let answers = crate::common::gtp_answers(
         &mut engine,
@@ -289,9 +289,10 @@ fn reported_win_rates_leave_the_network_prior_out() {
     assert!(simulated.iter().all(|c| c.winrate == 0.0), "{simulated:?}");
 }
 
-/// The standard knowledge with the embedded network, at the default tuning.
+/// The standard knowledge with the embedded network, at the default tuning, as the setup
+/// makes it for a 19x19 board.
 fn networked() -> std::sync::Arc<hoshi::knowledge::Standard> {
-    let net = Some(hoshi::net::SharedNet::embedded());
-    let params = hoshi::knowledge::KnowledgeParams::default();
-    std::sync::Arc::new(hoshi::knowledge::Standard::new(params, net, false))
+    use hoshi::setup::{embedded, NetChoice, Tuning, Workshop};
+    let mut shop = Workshop::new(NetChoice::Given(embedded()), Tuning::default());
+    shop.kit(19, true).knowledge
 }

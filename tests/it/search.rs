@@ -119,7 +119,7 @@ fn root_moves_respect_superko_even_with_a_reused_tree() {
         },
         ..KnowledgeParams::default()
     };
-    let knowledge = Arc::new(Standard::new(params, None, false));
+    let knowledge = Arc::new(Standard::new(params, None, None));
     let mut search = Search::new(SearchConfig::default(), knowledge, 3);
     let budget = Budget {
         visits: Some(2000),

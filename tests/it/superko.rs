@@ -124,6 +124,32 @@ fn triple_ko_is_cut_by_every_superko_rule() {
     }
 }
 
+/// What a network is handed as superko bans: the sixth capture, legal by the board alone
+/// (it is not the simple ko just taken), under every superko rule and under no simple ko.
+#[test]
+fn the_superko_bans_are_the_moves_only_superko_forbids() {
+    for rules in [Ruleset::FRENCH, Ruleset::CHINESE, Ruleset::JAPANESE] {
+        let mut game = triple_ko(rules);
+        for (color, vertex) in &CYCLE[..5] {
+            play(&mut game, *color, vertex);
+        }
+        let (color, vertex) = CYCLE[5];
+        let p = common::point(&game, vertex);
+        assert_eq!(game.board().check(color, p), Ok(()));
+        let expected = match rules.ko {
+            hoshi::rules::KoRule::Simple => vec![],
+            _ => vec![p],
+        };
+        assert_eq!(game.superko_bans(color), expected, "{}", rules.name);
+        assert_eq!(
+            game.superko_bans(color.opponent()),
+            vec![],
+            "{}",
+            rules.name
+        );
+    }
+}
+
 /// French rule only: a position counts as "produced" only by the player whose stone made
 /// it. If the triple ko starts from a position nobody placed (set up), White's sixth capture
 /// is legal, and it is Black's next capture, recreating his own first capture, that is cut.

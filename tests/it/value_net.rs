@@ -5,9 +5,10 @@
 
 use crate::policy_net::{assert_logits, load_fixture};
 use hoshi::coord::{Color, Move};
-use hoshi::game::{Game, Position};
-use hoshi::net::{features, NetChoice, Output, SharedNet};
+use hoshi::game::{Game, PositionFacts};
+use hoshi::net::{features, Output, SharedNet};
 use hoshi::rules::Ruleset;
+use hoshi::setup::NetChoice;
 use std::sync::Arc;
 
 #[test]
@@ -48,12 +49,9 @@ fn value_net_matches_the_training_code() {
 
 /// The side to move's judgement by Black's area komi `komi`, through the one interface.
 fn judge(net: &SharedNet, game: &Game, color: Color, komis: &[f64]) -> Vec<Arc<Output>> {
-    let recent: Vec<Move> = game.recent_moves(net.network().history()).collect();
-    let position = Position {
-        board: game.board(),
-        to_move: color,
-        recent: &recent,
-    };
+    let reads = (net.network().history(), net.network().earlier_boards());
+    let facts = PositionFacts::of(game, color, reads.0, reads.1);
+    let position = facts.position(game.board(), color);
     let mut outputs = Vec::new();
     net.evaluator(game.size())
         .evaluate(&position, komis, &mut outputs);
@@ -173,7 +171,7 @@ fn fixture_net(folder: &str) -> SharedNet {
 /// A value head that learned nothing, or reads the colours the wrong way round, fails.
 #[test]
 fn the_embedded_network_sees_nine_stones_ahead() {
-    let net = SharedNet::embedded();
+    let net = hoshi::setup::embedded();
     assert!(net.heads().value, "{net:?}");
     let empty = Game::new(19, Ruleset::FRENCH, 7.5).expect("a game");
     for color in [Color::Black, Color::White] {

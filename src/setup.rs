@@ -1,0 +1,428 @@
+//! From settings to what plays, in one place, as KataGo's `program/setup.cpp` turns a
+//! config into evaluators and search parameters for every command: which network plays on
+//! a board ([`NetChoice`]; a file read by its content, [`load_network`]), the knobs left to
+//! the network settled for it ([`Tuning::settled`]), and the knowledge and the search's
+//! settings built from them ([`Kit`], made and kept by a [`Workshop`]).
+//!
+//! The player (its moves, analysis and pondering, the resignation check), the dead-stone
+//! judge's searches ([`judge_kit`]), `hoshi analyze`, `hoshi selfplay`, `hoshi calibrate`
+//! and the benches all ask here; none builds knowledge or reads a network file of its own.
+//! The setup sits under the player: the player changes boards and ranks during a game and
+//! asks for the kit of each, so the setup names no player type (the rank tables stay the
+//! player's; a rank tells the setup only whether it takes the network's advice).
+
+use crate::knowledge::{KnowledgeParams, NetRole, Standard};
+use crate::net::cache::Cache;
+use crate::net::{hnet, Heads, Network, SharedNet};
+use crate::search::{SearchConfig, SearchParams};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// The networks the engine plays with (`--net`): the built-in ones, one given for every
+/// board, or none. Copied into every setting that needs one; [`NetChoice::for_board`] names
+/// the network of a board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NetChoice {
+    /// The network built for 19x19 ([`embedded`]) on every board but those with a value
+    /// network of their own ([`embedded_value_network`]: 9x9, 13x13), which each judged
+    /// its board better than the 19x19 networks (docs/benchmarks.md).
+    BuiltIn,
+    /// This network on every board (`--net FILE`).
+    Given(SharedNet),
+    /// No network (`--net none`): the priors and the playouts alone.
+    Off,
+}
+
+impl NetChoice {
+    /// The network for a `size`×`size` board.
+    pub fn for_board(self, size: usize) -> Option<SharedNet> {
+        match self {
+            NetChoice::BuiltIn => Some(embedded_value_network(size).unwrap_or_else(embedded)),
+            NetChoice::Given(net) => Some(net),
+            NetChoice::Off => None,
+        }
+    }
+
+    /// What plays on which board, a line each, for the log.
+    pub fn describe(self) -> Vec<String> {
+        match self {
+            NetChoice::BuiltIn => hnet::judged_sizes()
+                .filter_map(|size| Some(format!("{size}x{size}: {:?}", self.for_board(size)?)))
+                .chain(std::iter::once(format!("other boards: {:?}", embedded())))
+                .collect(),
+            NetChoice::Given(net) => vec![format!("{net:?}")],
+            NetChoice::Off => vec!["no network".to_string()],
+        }
+    }
+}
+
+/// The network hoshi ships with, read once per process ([`hnet::embedded`]).
+pub fn embedded() -> SharedNet {
+    static NET: OnceLock<SharedNet> = OnceLock::new();
+    *NET.get_or_init(|| SharedNet::new(hnet::embedded()))
+}
+
+/// The embedded value network of `size`×`size` boards, read once per process
+/// ([`hnet::embedded_judge`]); `None` for a board that has none.
+pub fn embedded_value_network(size: usize) -> Option<SharedNet> {
+    static NETS: OnceLock<Vec<(usize, SharedNet)>> = OnceLock::new();
+    let nets = NETS.get_or_init(|| {
+        hnet::judged_sizes()
+            .filter_map(|s| Some((s, SharedNet::new(hnet::embedded_judge(s)?))))
+            .collect()
+    });
+    nets.iter().find(|&&(s, _)| s == size).map(|&(_, net)| net)
+}
+
+/// A network file format: how its files begin and how it reads one.
+struct Format {
+    name: &'static str,
+    recognises: fn(&[u8]) -> bool,
+    read: fn(&[u8]) -> Result<SharedNet, String>,
+}
+
+/// The formats hoshi reads, one line a format: a file is read by the first that recognises
+/// its first bytes, whatever its name.
+const FORMATS: &[Format] = &[Format {
+    name: "hoshi's .hnet",
+    recognises: hnet::recognises,
+    read: |bytes| read_as(crate::net::model::Model::from_bytes(bytes)),
+}];
+
+fn read_as<N: Network + 'static, E: fmt::Display>(read: Result<N, E>) -> Result<SharedNet, String> {
+    read.map(SharedNet::new).map_err(|why| why.to_string())
+}
+
+/// Why a network file was refused: the file and what is wrong with it.
+#[derive(Debug)]
+pub struct LoadError {
+    pub file: PathBuf,
+    pub why: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file.display(), self.why)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The largest network file read: far above any network two cores can run, and a bound
+/// against a path like /dev/zero that would never end.
+const MAX_NETWORK_BYTES: u64 = 1 << 30;
+
+/// Reads the network of `file`, in whichever format its content is (`--net FILE`), for the
+/// rest of the process.
+pub fn load_network(file: &Path) -> Result<SharedNet, LoadError> {
+    let refused = |why: String| LoadError {
+        file: file.to_path_buf(),
+        why,
+    };
+    let bytes = read_limited(file).map_err(refused)?;
+    let format = FORMATS
+        .iter()
+        .find(|f| (f.recognises)(&bytes))
+        .ok_or_else(|| {
+            let known: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
+            refused(format!("not a network file ({})", known.join(", ")))
+        })?;
+    (format.read)(&bytes).map_err(|why| refused(format!("{} file: {why}", format.name)))
+}
+
+/// The bytes of the network file `file`, for a tool that reads one format itself (the
+/// kernels' benchmark): the same bound and the same errors as [`load_network`].
+pub fn read_network_file(file: &Path) -> Result<Vec<u8>, LoadError> {
+    read_limited(file).map_err(|why| LoadError {
+        file: file.to_path_buf(),
+        why,
+    })
+}
+
+fn read_limited(file: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_NETWORK_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|why| format!("cannot read it: {why}"))?;
+    if bytes.len() as u64 > MAX_NETWORK_BYTES {
+        return Err(format!("larger than {MAX_NETWORK_BYTES} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// The knobs the setup reads: the search's and the knowledge's (the player's own knobs are
+/// the player's business).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tuning {
+    pub search: SearchParams,
+    pub knowledge: KnowledgeParams,
+}
+
+/// Whether a network is a value network: a value and a score lead, which only the networks
+/// learnt from a teacher's verdicts have (docs/policy-net.md, "A judgement learnt from the
+/// teacher"). Its value is good enough to judge every leaf alone, where a value learnt from
+/// the games' results was not (docs/benchmarks.md).
+pub fn is_value_network(heads: Heads) -> bool {
+    heads.value && heads.score_lead
+}
+
+impl Tuning {
+    /// These knobs for a search with `net` (none: the playouts), every `auto` knob settled:
+    /// a value network judges every leaf alone ([`crate::knowledge::NetValue::mix`] 1) with
+    /// PUCT ([`crate::search::Puct::enabled`]), any other network advises the priors.
+    pub fn settled(&self, net: Option<SharedNet>) -> Tuning {
+        let value_network = net.is_some_and(|n| is_value_network(n.heads()));
+        let mut tuning = *self;
+        let mix = &mut tuning.knowledge.value.mix;
+        *mix = mix.settled(if value_network { 1.0 } else { 0.0 });
+        let puct = &mut tuning.search.puct.enabled;
+        *puct = puct.settled(value_network);
+        tuning
+    }
+
+    /// What `net` does in the knowledge these settled knobs make.
+    fn role(&self, net: SharedNet) -> NetRole {
+        let mix = self.knowledge.value.mix.or(0.0);
+        NetRole {
+            net,
+            steers: self.search.puct.enabled.or(false),
+            value_share: if net.heads().value { mix } else { 0.0 },
+        }
+    }
+
+    /// What the knowledge made with `net` is made of.
+    fn recipe(&self, net: Option<SharedNet>) -> (KnowledgeParams, Option<NetRole>) {
+        let settled = self.settled(net);
+        (settled.knowledge, net.map(|n| settled.role(n)))
+    }
+
+    /// The network on a `size`×`size` board of `nets`: none under the smallest board it
+    /// plays on ([`crate::knowledge::NetPrior::min_size`]).
+    fn network(&self, nets: NetChoice, size: usize) -> Option<SharedNet> {
+        nets.for_board(size)
+            .filter(|_| size >= self.knowledge.net.min_size)
+    }
+}
+
+/// What plays: the knowledge the search is given (one per network and tuning, its threads
+/// sharing one cache of network outputs) and the search's knobs, settled for that network.
+#[derive(Clone)]
+pub struct Kit {
+    pub net: Option<SharedNet>,
+    pub knowledge: Arc<Standard>,
+    pub params: SearchParams,
+}
+
+impl Kit {
+    /// The search's settings with this kit on `threads` threads and `max_memory` bytes of
+    /// tree.
+    pub fn config(&self, threads: usize, max_memory: usize) -> SearchConfig {
+        SearchConfig {
+            params: self.params,
+            threads: threads.max(1),
+            max_memory,
+        }
+    }
+}
+
+/// The kit of the dead-stone judge's searches: the default tuning, no network, whatever
+/// the playing settings (its verdict must not change with them).
+pub fn judge_kit() -> Kit {
+    Workshop::new(NetChoice::Off, Tuning::default()).kit(19, false)
+}
+
+/// Makes kits for boards and keeps them, with their caches of network outputs, for as long
+/// as the networks and the tuning stay: a player asks for the kit of each move's board and
+/// rank, and finds the knowledge (and so the search's tree) it had.
+pub struct Workshop {
+    nets: NetChoice,
+    tuning: Tuning,
+    kits: Vec<Kit>,
+    /// The caches of network outputs, by network and by what changes its outputs: they
+    /// outlive a change of the knobs that leaves the network's readings as they were.
+    caches: Vec<(SharedNet, CacheKey, Arc<Cache>)>,
+}
+
+/// What a cache of one network's outputs depends on beside the network.
+#[derive(Clone, Copy, PartialEq)]
+struct CacheKey {
+    slots: usize,
+    vary_symmetry: bool,
+}
+
+impl Workshop {
+    pub fn new(nets: NetChoice, tuning: Tuning) -> Workshop {
+        Workshop {
+            nets,
+            tuning,
+            kits: Vec::new(),
+            caches: Vec::new(),
+        }
+    }
+
+    pub fn nets(&self) -> NetChoice {
+        self.nets
+    }
+
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
+    }
+
+    /// The network a `size`×`size` board plays with, where its knowledge takes one.
+    pub fn network(&self, size: usize) -> Option<SharedNet> {
+        self.tuning.network(self.nets, size)
+    }
+
+    /// The kit for a `size`×`size` board, with the board's network when `networked` (a
+    /// rank that takes the network's advice, analysis), else without one.
+    pub fn kit(&mut self, size: usize, networked: bool) -> Kit {
+        let net = self.network(size).filter(|_| networked);
+        if let Some(kit) = self.kits.iter().find(|k| k.net == net) {
+            return kit.clone();
+        }
+        let tuning = self.tuning.settled(net);
+        let role = net.map(|n| tuning.role(n));
+        let cache = net.map(|n| self.cache(n));
+        let kit = Kit {
+            net,
+            knowledge: Arc::new(Standard::new(tuning.knowledge, role, cache)),
+            params: tuning.search,
+        };
+        self.kits.push(kit.clone());
+        kit
+    }
+
+    /// The cache of `net`'s outputs under the tuning's cache size and symmetry.
+    fn cache(&mut self, net: SharedNet) -> Arc<Cache> {
+        let value = &self.tuning.knowledge.value;
+        let key = CacheKey {
+            slots: value.cache,
+            vary_symmetry: value.vary_symmetry,
+        };
+        if let Some((_, _, cache)) = self.caches.iter().find(|c| c.0 == net && c.1 == key) {
+            return Arc::clone(cache);
+        }
+        self.caches.retain(|c| c.0 != net);
+        let cache = Arc::new(Cache::new(key.slots));
+        self.caches.push((net, key, Arc::clone(&cache)));
+        cache
+    }
+
+    /// Takes new knobs (`hoshi-param`): kits whose knowledge the change leaves as it was
+    /// keep it (and so the search keeps its tree); the others are made again when asked,
+    /// with the caches whose network reads as before. The search's knobs alone never touch
+    /// the knowledge.
+    pub fn retune(&mut self, tuning: Tuning) {
+        let old = std::mem::replace(&mut self.tuning, tuning);
+        self.kits
+            .retain(|kit| old.recipe(kit.net) == tuning.recipe(kit.net));
+        for kit in &mut self.kits {
+            kit.params = tuning.settled(kit.net).search;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-in networks: 9x9 and 13x13 each have a value network of their own (a
+    /// value, a score lead and ownership), every other board the network built for 19x19
+    /// (a value, no score); `--net FILE` gives one network to every board, `--net none` none.
+    #[test]
+    fn each_board_takes_its_own_built_in_network() {
+        let heads = |size| NetChoice::BuiltIn.for_board(size).map(|n| n.heads());
+        let value_network = Heads {
+            value: true,
+            score_lead: true,
+            ownership: true,
+        };
+        assert_eq!(heads(9), Some(value_network));
+        assert_eq!(heads(13), Some(value_network));
+        for size in [2, 7, 11, 19, 25] {
+            assert_eq!(heads(size).map(is_value_network), Some(false), "{size}");
+            assert_eq!(NetChoice::BuiltIn.for_board(size), Some(embedded()));
+        }
+        assert_ne!(embedded_value_network(9), embedded_value_network(13));
+        assert_eq!(embedded_value_network(9), embedded_value_network(9));
+        let given = NetChoice::Given(embedded());
+        assert_eq!(given.for_board(9), Some(embedded()));
+        assert_eq!(NetChoice::Off.for_board(9), None);
+    }
+
+    /// A value network judges every leaf with PUCT and any other network mixes nothing in,
+    /// unless the knob is set; without a network nothing changes.
+    #[test]
+    fn the_knobs_left_to_the_network_follow_it() {
+        use crate::player::Params;
+        let value_network = embedded_value_network(9);
+        let policy = Some(embedded());
+        let mut params = Params::default();
+        let settled = |p: &Params, net| {
+            let t = p.tuning().settled(net);
+            (
+                t.knowledge.value.mix.or(-1.0),
+                t.search.puct.enabled.or(false),
+            )
+        };
+        assert_eq!(settled(&params, value_network), (1.0, true));
+        assert_eq!(settled(&params, policy), (0.0, false));
+        assert_eq!(settled(&params, None), (0.0, false));
+        params.set("value_mix", "0.5").unwrap();
+        assert_eq!(settled(&params, value_network), (0.5, true));
+        params.set("puct", "0").unwrap();
+        assert_eq!(settled(&params, value_network), (0.5, false));
+        params.set("puct", "on").unwrap();
+        assert_eq!(settled(&params, policy), (0.5, true));
+        params.set("value_mix", "auto").unwrap();
+        assert_eq!(settled(&params, value_network), (1.0, true));
+        assert!(params.set("value_mix", "-1").is_err());
+        assert!(params.set("value_mix", "1.5").is_err());
+        assert_eq!(params.get("value_mix").unwrap(), "auto");
+        assert_eq!(params.get("puct").unwrap(), "1");
+    }
+
+    /// A kit is made once per network and kept; a change of the search's knobs keeps the
+    /// knowledge, a change of the knowledge's makes it again with the network's cache, and
+    /// a change of what the network reads makes a new cache.
+    #[test]
+    fn a_retune_keeps_what_it_leaves_valid() {
+        let mut shop = Workshop::new(NetChoice::BuiltIn, Tuning::default());
+        let kit = shop.kit(9, true);
+        assert_eq!(kit.net, embedded_value_network(9));
+        assert!(Arc::ptr_eq(&kit.knowledge, &shop.kit(9, true).knowledge));
+        assert_eq!(shop.kit(9, false).net, None);
+        let cache = |kit: &Kit| kit.knowledge.cache().map(|c| Arc::as_ptr(&c));
+        let mut tuning = Tuning::default();
+        tuning.search.lcb_z = 3.0;
+        shop.retune(tuning);
+        let same = shop.kit(9, true);
+        assert!(Arc::ptr_eq(&kit.knowledge, &same.knowledge));
+        assert_eq!(same.params.lcb_z, 3.0);
+        tuning.knowledge.priors.even = 20.0;
+        // A prior's weight changes the knowledge; the network's readings stay.
+        shop.retune(tuning);
+        let remade = shop.kit(9, true);
+        assert!(!Arc::ptr_eq(&kit.knowledge, &remade.knowledge));
+        assert_eq!(cache(&kit), cache(&remade));
+        tuning.knowledge.value.vary_symmetry = true;
+        shop.retune(tuning);
+        assert_ne!(cache(&kit), cache(&shop.kit(9, true)));
+    }
+
+    #[test]
+    fn a_file_that_is_no_network_is_refused_with_its_name() {
+        let dir = std::env::temp_dir().join(format!("hoshi-setup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("notes.txt");
+        std::fs::write(&file, b"komi 7.5").unwrap();
+        let why = load_network(&file).unwrap_err().to_string();
+        assert!(why.starts_with(&file.display().to_string()), "{why}");
+        assert!(why.contains("not a network file"), "{why}");
+        let missing = load_network(&dir.join("missing.hnet")).unwrap_err();
+        assert!(missing.why.starts_with("cannot read it"), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
