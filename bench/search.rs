@@ -74,7 +74,7 @@ fn options() -> Options {
                     Some("off") => vec![false],
                     Some("on") => vec![true],
                     Some("both") | None => vec![false, true],
-                    Some(path) => match hoshi::net::Model::load(path) {
+                    Some(path) => match hoshi::net::hnet::Model::load(path) {
                         Ok(model) => {
                             o.net = Some(SharedNet::new(model));
                             vec![true]

@@ -21,7 +21,8 @@
 
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
-use hoshi::net::{Model, SharedNet};
+use hoshi::net::hnet::Model;
+use hoshi::net::SharedNet;
 use hoshi::player::judge;
 use hoshi::player::Params;
 use hoshi::rules::Ruleset;

@@ -2,7 +2,8 @@
 
 use clap::Parser;
 use hoshi::engine::{Engine, Settings};
-use hoshi::net::{Model, NetChoice, NetError, SharedNet};
+use hoshi::net::hnet::{Model, NetError};
+use hoshi::net::{NetChoice, SharedNet};
 use hoshi::parse;
 use hoshi::player::size_class::SizeClass;
 use hoshi::player::{self, Level, Params, Rank, Setup};

@@ -10,16 +10,12 @@
 //! `hoshi dataset` and the training code in `train/`).
 
 pub mod cache;
-mod conv;
-pub mod features;
 pub mod hnet;
-pub mod model;
+pub mod kernels;
 
 use crate::game::{Game, Position};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
-
-pub use model::{Model, NetError, Workspace};
 
 /// What a network said of a position, for the side to move. Maps over the board are in
 /// vertex order ([`crate::coord::Geometry::vertex_index`]: row by row from A1).

@@ -4,7 +4,7 @@
 //! fixture fails the test: without it nothing checks that the two sides read the weights the
 //! same way. The fixture reader serves the value head's test too (`value_net.rs`).
 
-use hoshi::net::model::Model;
+use hoshi::net::hnet::Model;
 use std::path::{Path, PathBuf};
 
 /// A file of `tests/fixtures/DIR/`.

@@ -6,7 +6,8 @@
 use crate::policy_net::{assert_logits, load_fixture};
 use hoshi::coord::{Color, Move};
 use hoshi::game::{Game, Position};
-use hoshi::net::{features, NetChoice, Output, SharedNet};
+use hoshi::net::hnet::features;
+use hoshi::net::{NetChoice, Output, SharedNet};
 use hoshi::rules::Ruleset;
 use std::sync::Arc;
 
@@ -87,7 +88,7 @@ fn the_evaluator_gives_the_value_for_the_side_to_move() {
         net.forward_value(9, &[&bytes], &komi, &mut ws, &mut logits, &mut expected);
         let mut policy = vec![0.0; 81];
         let playable = |i: usize| features::is_playable(bytes[i]);
-        assert!(hoshi::net::model::softmax_over(
+        assert!(hoshi::net::kernels::linalg::softmax_over(
             &logits,
             playable,
             &mut policy
@@ -165,7 +166,7 @@ fn fixture_net(folder: &str) -> SharedNet {
         .join("tests/fixtures")
         .join(folder)
         .join("small.hnet");
-    SharedNet::new(hoshi::net::Model::load(path).expect("the fixture network"))
+    SharedNet::new(hoshi::net::hnet::Model::load(path).expect("the fixture network"))
 }
 
 /// The network hoshi ships with has a value head that learned who is ahead: the empty board
@@ -214,7 +215,7 @@ fn judge_net_matches_the_training_code() {
         net.forward(case.size, &[&case.bytes], &mut ws, &mut logits);
         assert_logits(case, &logits);
         let mut ownership = vec![0.0; area];
-        let judged = net.judge(
+        let judged = net.evaluate_value(
             case.size,
             &mut ws,
             expected.mover_komi(),
@@ -238,7 +239,7 @@ fn judge_net_matches_the_training_code() {
             );
         }
         // The ownership does not depend on the komi; the value and score do.
-        let other = net.judge(case.size, &mut ws, expected.mover_komi() + 10.0, None);
+        let other = net.evaluate_value(case.size, &mut ws, expected.mover_komi() + 10.0, None);
         assert_ne!(
             other.score_lead, judged.score_lead,
             "line {line}: the komi reaches the score"
@@ -270,7 +271,7 @@ fn engine_with_judge(file: &str, channels: usize) -> hoshi::engine::Engine {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("weights")
         .join(file);
-    let model = hoshi::net::Model::load(&path).expect(file);
+    let model = hoshi::net::hnet::Model::load(&path).expect(file);
     assert!(model.has_score() && model.has_ownership() && model.pooled_blocks() == 2);
     assert_eq!(model.channels(), channels, "{file}");
     let mut settings = hoshi::engine::Settings::default();

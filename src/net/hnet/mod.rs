@@ -1,0 +1,80 @@
+//! hoshi's own network format, `.hnet`, as a [`Network`]: [`features`] turns a position into
+//! one byte a point, [`Model`] turns those bytes into one logit a point and, with a value
+//! head, the side to move's winning chances, score lead and ownership (docs/policy-net.md
+//! says how it was trained: it is the contract between [`features`], [`planes`], the
+//! [`format`], `hoshi dataset` and the training code in `train/`).
+//!
+//! Each concern has a file: the file [`format`] and its [`writer`], the [`weights`] as the
+//! file holds them (and [`random`] ones for tests and benchmarks), the [`model`] laid out
+//! for the kernels, its [`forward`] pass and [`value`] head in a thread's [`workspace`],
+//! and the [`evaluator`] that reads positions in one of the board's [`symmetry`]s. The
+//! arithmetic is the format-free kernels' ([`crate::net::kernels`]).
+
+mod error;
+mod evaluator;
+pub mod features;
+mod format;
+mod forward;
+mod model;
+mod planes;
+mod random;
+mod symmetry;
+mod value;
+mod weights;
+mod workspace;
+mod writer;
+
+pub use error::NetError;
+pub use evaluator::HnetEvaluator;
+pub use format::{MAX_BLOCKS, MAX_CHANNELS, MAX_VALUE_CHANNELS, MAX_VALUE_HIDDEN};
+pub use forward::SIZES;
+pub use model::Model;
+pub use planes::{input_planes, INPUT_PLANES, PLANES};
+pub use value::{ValueOutput, SCORE_SCALE};
+pub use weights::{Block, Layer, ValueWeights, Weights};
+pub use workspace::Workspace;
+
+/// The network hoshi ships with, built into the binary so that `cargo install` gives one
+/// self-contained file (`weights/policy.hnet`).
+const EMBEDDED: &[u8] = include_bytes!("../../../weights/policy.hnet");
+
+/// The value networks built in beside it, each for the one board it learnt
+/// (`weights/value-9x9.hnet`, `weights/value-13x13.hnet`: docs/policy-net.md).
+const EMBEDDED_VALUE_NETWORKS: [(usize, &[u8]); 2] = [
+    (9, include_bytes!("../../../weights/judge-9x9.hnet")),
+    (13, include_bytes!("../../../weights/judge-13x13.hnet")),
+];
+
+/// The embedded network.
+pub fn embedded() -> Model {
+    // The file is part of the build, and a test reads it.
+    Model::from_bytes(EMBEDDED).expect("the embedded network reads")
+}
+
+/// The sizes of the boards that have an embedded value network of their own
+/// ([`embedded_value_network`]).
+pub fn value_network_sizes() -> impl Iterator<Item = usize> {
+    EMBEDDED_VALUE_NETWORKS.iter().map(|&(size, _)| size)
+}
+
+/// The embedded value network of `size`×`size` boards, if there is one.
+pub fn embedded_value_network(size: usize) -> Option<Model> {
+    let (_, bytes) = EMBEDDED_VALUE_NETWORKS.iter().find(|&&(s, _)| s == size)?;
+    // The files are part of the build, and a test reads them.
+    Some(Model::from_bytes(bytes).expect("an embedded value network reads"))
+}
+
+/// [`value_network_sizes`] by its old name: kept until net/mod.rs moves to the setup.
+#[doc(hidden)]
+pub fn judged_sizes() -> impl Iterator<Item = usize> {
+    value_network_sizes()
+}
+
+/// [`embedded_value_network`] by its old name: kept until net/mod.rs moves to the setup.
+#[doc(hidden)]
+pub fn embedded_judge(size: usize) -> Option<Model> {
+    embedded_value_network(size)
+}
+
+#[cfg(test)]
+mod tests;
