@@ -8,7 +8,7 @@
 //!     cargo bench --bench search -- 9 --engine "/usr/games/gnugo --mode gtp --level 10"
 //!     cargo bench --bench search -- 19 --net on          # with the policy network only (off, both)
 //!     cargo bench --bench search -- 19 --net on --param value_mix=1 --param puct=1   # the value
-//!     cargo bench --bench search -- 19 --net weights/judge-19x19.hnet     # a judge: its value at every leaf, PUCT
+//!     cargo bench --bench search -- 19 --net weights/value-19x19.hnet     # a judge: its value at every leaf, PUCT
 //!
 //! The middle-game and endgame positions are games played by the playout policy from a fixed
 //! seed (30 and 60 moves on 9x9, 120 and 250 on 19x19), so they are the same on every run.

@@ -6,7 +6,7 @@
 //!     cargo run --release --example judge_agreement -- /work/data/judge-games/9x9
 //!     cargo run --release --example judge_agreement -- --gnugo "gnugo --mode gtp" games/*.sgf
 //!     cargo run --release --example judge_agreement -- --counted \
-//!         --net weights/judge-19x19.hnet --param judge_net=0.5 games/
+//!         --net weights/value-19x19.hnet --param judge_net=0.5 games/
 //!
 //! Arguments are SGF files or directories (their `.sgf` files, sorted). Games that ended
 //! otherwise (resignation, time, a move limit) are skipped and counted apart; with

@@ -253,14 +253,14 @@ fn judge_net_matches_the_training_code() {
     );
 }
 
-/// `weights/judge-19x19.hnet` and `weights/judge-19x19-6x64.hnet`, the networks that learnt
+/// `weights/value-19x19.hnet` and `weights/value-19x19-6x64.hnet`, the networks that learnt
 /// the teacher's judgement, read as version 3 networks with every head, and judge as a Go
 /// player would: the empty board close (White's komi of 7.5 against Black's first move, a
 /// point or two either way), nine handicap stones at komi 0.5 lost for White by tens of
 /// points. A file that learnt nothing, or reads its outputs from the wrong side, fails.
 #[test]
 fn the_shipped_judges_see_the_empty_board_close_and_nine_stones_lost() {
-    for (file, channels) in [("judge-19x19.hnet", 32), ("judge-19x19-6x64.hnet", 64)] {
+    for (file, channels) in [("value-19x19.hnet", 32), ("value-19x19-6x64.hnet", 64)] {
         judges_as_a_go_player_would(file, channels);
     }
 }
@@ -301,21 +301,21 @@ fn judges_as_a_go_player_would(file: &str, channels: usize) {
     assert!(number(nine, "score_lead") < -20.0, "{nine}");
 }
 
-/// `weights/judge-9x9.hnet`, the 9x9 judge that learnt KataGo b6c96's judgement of hoshi's
+/// `weights/value-9x9.hnet`, the 9x9 judge that learnt KataGo b6c96's judgement of hoshi's
 /// self-play, reads with every head and judges as a player would: the empty 9x9 board at
 /// komi 7.5 about even (a point or two either way), four handicap stones at komi 0.5 lost
 /// for White by many points.
 #[test]
 fn the_9x9_judge_sees_the_empty_board_even_and_four_stones_lost() {
-    small_board_judge_as_a_player_would("judge-9x9.hnet", 9, 0.25);
+    small_board_judge_as_a_player_would("value-9x9.hnet", 9, 0.25);
 }
 
-/// `weights/judge-13x13.hnet`, the 19x19 judge carried to 13x13 by KataGo b6c96's judgement
+/// `weights/value-13x13.hnet`, the 19x19 judge carried to 13x13 by KataGo b6c96's judgement
 /// of its own 13x13 games, judges as a player would: the empty board about even, four
 /// handicap stones at komi 0.5 lost for White by many points.
 #[test]
 fn the_13x13_judge_sees_the_empty_board_even_and_four_stones_lost() {
-    small_board_judge_as_a_player_would("judge-13x13.hnet", 13, 0.3);
+    small_board_judge_as_a_player_would("value-13x13.hnet", 13, 0.3);
 }
 
 /// The judge of `weights/FILE` on a `size` board: the empty board at komi 7.5 about even, and

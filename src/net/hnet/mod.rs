@@ -41,8 +41,8 @@ const EMBEDDED: &[u8] = include_bytes!("../../../weights/policy.hnet");
 /// The value networks built in beside it, each for the one board it learnt
 /// (`weights/value-9x9.hnet`, `weights/value-13x13.hnet`: docs/policy-net.md).
 const EMBEDDED_VALUE_NETWORKS: [(usize, &[u8]); 2] = [
-    (9, include_bytes!("../../../weights/judge-9x9.hnet")),
-    (13, include_bytes!("../../../weights/judge-13x13.hnet")),
+    (9, include_bytes!("../../../weights/value-9x9.hnet")),
+    (13, include_bytes!("../../../weights/value-13x13.hnet")),
 ];
 
 /// The embedded network.

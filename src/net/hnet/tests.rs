@@ -667,3 +667,31 @@ fn zero_pooling_leaves_the_block_as_it_was() {
     assert!(oa.iter().all(|o| (-1.0..=1.0).contains(o)));
     assert!(ja.score_lead.is_some());
 }
+
+/// A value network named by its old name (`weights/judge-9x9.hnet`), no longer there, is read
+/// from its new name in the same directory, so that scripts naming it keep working; a file
+/// of the old name that is there is read as it is, and other missing files stay errors.
+#[test]
+fn a_renamed_network_reads_by_its_old_name() {
+    let weights = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
+    let shipped = Model::load(weights.join("judge-9x9.hnet")).expect("weights/value-9x9.hnet");
+    assert!(shipped.has_ownership());
+    let dir = std::env::temp_dir().join(format!("hoshi-renamed-nets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let write = |name: &str, channels: usize| {
+        let bytes = Weights::random(channels, 1, 1).to_bytes();
+        std::fs::write(dir.join(name), bytes).expect("a network file");
+    };
+    write("value-19x19.hnet", 3);
+    let load = |name: &str| Model::load(dir.join(name)).map(|model| model.channels());
+    assert_eq!(load("judge-19x19.hnet").expect("read by its new name"), 3);
+    write("judge-19x19.hnet", 5);
+    assert_eq!(load("judge-19x19.hnet").expect("read as it is"), 5);
+    for missing in ["judge-13x13.hnet", "value-13x13.hnet", "other.hnet"] {
+        match load(missing) {
+            Err(NetError::Io { path, .. }) => assert_eq!(path, dir.join(missing)),
+            other => panic!("{missing}: {other:?}"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).expect("the temporary directory removed");
+}
