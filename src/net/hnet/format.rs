@@ -160,6 +160,19 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// Checks the header; the shape it declares.
     fn header(&mut self) -> Result<Shape, NetError> {
+        let (version, mut shape) = self.version_1_fields()?;
+        if version >= 2 {
+            self.version_2_fields(version, &mut shape)?;
+        }
+        if version == 3 {
+            self.version_3_fields(&mut shape)?;
+        }
+        Ok(shape)
+    }
+
+    /// The fields of every version (the version, the planes, the trunk's channels and
+    /// blocks), checked; the version and the shape of a policy network of them.
+    fn version_1_fields(&mut self) -> Result<(u32, Shape), NetError> {
         self.expect_header(HEADER_BYTES)?;
         self.at = MAGIC.len();
         let [version, planes, channels, blocks] = [(); 4].map(|_| self.u32());
@@ -175,7 +188,7 @@ impl Reader<'_> {
         if blocks as usize > MAX_BLOCKS {
             return Err(NetError::Blocks(blocks));
         }
-        let mut shape = Shape {
+        let shape = Shape {
             channels: channels as usize,
             blocks: blocks as usize,
             pooled: 0,
@@ -184,34 +197,43 @@ impl Reader<'_> {
             ownership: false,
             header_bytes: HEADER_BYTES,
         };
-        if version >= 2 {
-            self.expect_header(HEADER_V2_BYTES)?;
-            let [flags, value_channels, hidden] = [(); 3].map(|_| self.u32());
-            let known = match version {
-                2 => VALUE_HEAD,
-                _ => VALUE_HEAD | SCORE_HEAD | OWNERSHIP_HEAD,
-            };
-            let flagged = flags & VALUE_HEAD != 0;
-            if flags & !known != 0 || (!flagged && flags != 0) {
-                return Err(NetError::Heads(flags));
-            }
-            check_value_size(flagged, value_channels, hidden)?;
-            shape.header_bytes = HEADER_V2_BYTES;
-            shape.value = flagged.then_some((value_channels as usize, hidden as usize));
-            shape.score = flags & SCORE_HEAD != 0;
-            shape.ownership = flags & OWNERSHIP_HEAD != 0;
+        Ok((version, shape))
+    }
+
+    /// Version 2's fields (the heads flags, of which `version` knows its own, and the value
+    /// head's sizes), checked, into `shape`.
+    fn version_2_fields(&mut self, version: u32, shape: &mut Shape) -> Result<(), NetError> {
+        self.expect_header(HEADER_V2_BYTES)?;
+        let [flags, value_channels, hidden] = [(); 3].map(|_| self.u32());
+        let known = match version {
+            2 => VALUE_HEAD,
+            _ => VALUE_HEAD | SCORE_HEAD | OWNERSHIP_HEAD,
+        };
+        let flagged = flags & VALUE_HEAD != 0;
+        if flags & !known != 0 || (!flagged && flags != 0) {
+            return Err(NetError::Heads(flags));
         }
-        if version == 3 {
-            self.expect_header(HEADER_V3_BYTES)?;
-            let [low, high] = [(); 2].map(|_| self.u32());
-            let mask = u64::from(low) | u64::from(high) << 32;
-            if blocks < 64 && mask >> blocks != 0 {
-                return Err(NetError::PooledBlocks { mask, blocks });
-            }
-            shape.pooled = mask;
-            shape.header_bytes = HEADER_V3_BYTES;
+        check_value_size(flagged, value_channels, hidden)?;
+        shape.header_bytes = HEADER_V2_BYTES;
+        shape.value = flagged.then_some((value_channels as usize, hidden as usize));
+        shape.score = flags & SCORE_HEAD != 0;
+        shape.ownership = flags & OWNERSHIP_HEAD != 0;
+        Ok(())
+    }
+
+    /// Version 3's field (the pooled blocks' mask), checked against `shape`'s blocks, into it.
+    fn version_3_fields(&mut self, shape: &mut Shape) -> Result<(), NetError> {
+        self.expect_header(HEADER_V3_BYTES)?;
+        let [low, high] = [(); 2].map(|_| self.u32());
+        let mask = u64::from(low) | u64::from(high) << 32;
+        // `version_1_fields` has checked that the blocks fit in a u32.
+        let blocks = shape.blocks as u32;
+        if blocks < 64 && mask >> blocks != 0 {
+            return Err(NetError::PooledBlocks { mask, blocks });
         }
-        Ok(shape)
+        shape.pooled = mask;
+        shape.header_bytes = HEADER_V3_BYTES;
+        Ok(())
     }
 
     /// Whether the file is long enough for a header of `len` bytes and starts with the magic.

@@ -1,14 +1,16 @@
-//! hoshi's own network format, `.hnet`, as a [`Network`]: [`features`] turns a position into
-//! one byte a point, [`Model`] turns those bytes into one logit a point and, with a value
-//! head, the side to move's winning chances, score lead and ownership (docs/policy-net.md
-//! says how it was trained: it is the contract between [`features`], [`planes`], the
-//! [`format`], `hoshi dataset` and the training code in `train/`).
+//! hoshi's own network format, `.hnet`, as a [`Network`](crate::net::Network): [`features`]
+//! turns a position into one byte a point, [`Model`] turns those bytes into one logit a point
+//! and, with a value head, the side to move's winning chances, score lead and ownership
+//! (docs/policy-net.md says how it was trained: it is the contract between [`features`], the
+//! [`INPUT_PLANES`], the file format, `hoshi dataset` and the training code in `train/`).
 //!
-//! Each concern has a file: the file [`format`] and its [`writer`], the [`weights`] as the
-//! file holds them (and [`random`] ones for tests and benchmarks), the [`model`] laid out
-//! for the kernels, its [`forward`] pass and [`value`] head in a thread's [`workspace`],
-//! and the [`evaluator`] that reads positions in one of the board's [`symmetry`]s. The
-//! arithmetic is the format-free kernels' ([`crate::net::kernels`]).
+//! Each concern has a file: the file format (`format.rs`, its [`NetError`]s in `error.rs`)
+//! and its writer (`writer.rs`), the [`Weights`] as the file holds them (`weights.rs`, and
+//! random ones for tests and benchmarks in `random.rs`), the [`Model`] laid out for the
+//! kernels (`model.rs`), its forward pass (`forward.rs`) and value head (`value.rs`) in a
+//! thread's [`Workspace`] (`workspace.rs`), and the [`HnetEvaluator`] (`evaluator.rs`) that
+//! reads positions in one of the board's symmetries (`symmetry.rs`). The arithmetic is the
+//! format-free kernels' ([`crate::net::kernels`]).
 
 mod error;
 mod evaluator;
