@@ -13,7 +13,7 @@
 //! x86-64): the speed depends only on the shape. The positions are random input bytes, which
 //! cost the same as real ones.
 
-use hoshi::net::model::{Model, Weights, Workspace};
+use hoshi::net::hnet::{Model, Weights, Workspace};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;

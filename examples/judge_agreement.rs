@@ -6,7 +6,7 @@
 //!     cargo run --release --example judge_agreement -- /work/data/judge-games/9x9
 //!     cargo run --release --example judge_agreement -- --gnugo "gnugo --mode gtp" games/*.sgf
 //!     cargo run --release --example judge_agreement -- --counted \
-//!         --net weights/judge-19x19.hnet --param judge_net=0.5 games/
+//!         --net weights/value-19x19.hnet --param judge_net=0.5 games/
 //!
 //! Arguments are SGF files or directories (their `.sgf` files, sorted). Games that ended
 //! otherwise (resignation, time, a move limit) are skipped and counted apart; with
@@ -21,7 +21,7 @@
 
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
-use hoshi::net::{Model, SharedNet};
+use hoshi::net::SharedNet;
 use hoshi::player::judge;
 use hoshi::player::Params;
 use hoshi::rules::Ruleset;
@@ -218,8 +218,8 @@ fn options(args: &[String]) -> Result<Options, String> {
             "--gnugo" => options.gnugo = value()?.clone(),
             "--counted" => options.counted = true,
             "--net" => {
-                let model = Model::load(Path::new(value()?)).map_err(|e| e.to_string())?;
-                options.judge.net = Some(SharedNet::new(model));
+                let net = hoshi::setup::load_network(Path::new(value()?));
+                options.judge.net = Some(net.map_err(|e| e.to_string())?);
             }
             "--param" => {
                 let setting = value()?;

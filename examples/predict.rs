@@ -25,7 +25,7 @@ use hoshi::game::Position;
 use hoshi::knowledge::playout::{self, Forbidden, PlayoutPolicy};
 use hoshi::knowledge::priors::Priors;
 use hoshi::knowledge::PriorWeights;
-use hoshi::net::{features, Model, SharedNet};
+use hoshi::net::hnet::features;
 use hoshi::player::clock::Clock;
 use hoshi::player::rank::RankError;
 use hoshi::player::PlayerSettings;
@@ -111,10 +111,10 @@ fn main() -> ExitCode {
     };
     let net = match &o.net {
         None => hoshi::setup::embedded(),
-        Some(path) => match Model::load(path) {
-            Ok(net) => SharedNet::new(net),
+        Some(path) => match hoshi::setup::load_network(path) {
+            Ok(net) => net,
             Err(why) => {
-                eprintln!("predict: {}: {why}", path.display());
+                eprintln!("predict: {why}");
                 return ExitCode::FAILURE;
             }
         },

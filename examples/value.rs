@@ -19,7 +19,8 @@ use hoshi::coord::Color;
 use hoshi::game::Game;
 use hoshi::game::Position;
 use hoshi::knowledge::playout::{self, Forbidden, PlayoutPolicy};
-use hoshi::net::{features, Evaluator, Model, SharedNet};
+use hoshi::net::hnet::features;
+use hoshi::net::Evaluator;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::path::PathBuf;
@@ -105,9 +106,7 @@ fn main() -> ExitCode {
 fn run(o: &Options) -> Result<(), String> {
     let net = match &o.net {
         None => hoshi::setup::embedded(),
-        Some(path) => {
-            SharedNet::new(Model::load(path).map_err(|why| format!("{}: {why}", path.display()))?)
-        }
+        Some(path) => hoshi::setup::load_network(path).map_err(|why| why.to_string())?,
     };
     if !net.heads().value {
         return Err("the network has no value head".into());

@@ -47,7 +47,7 @@ impl NetChoice {
     /// What plays on which board, a line each, for the log.
     pub fn describe(self) -> Vec<String> {
         match self {
-            NetChoice::BuiltIn => hnet::judged_sizes()
+            NetChoice::BuiltIn => hnet::value_network_sizes()
                 .filter_map(|size| Some(format!("{size}x{size}: {:?}", self.for_board(size)?)))
                 .chain(std::iter::once(format!("other boards: {:?}", embedded())))
                 .collect(),
@@ -64,12 +64,12 @@ pub fn embedded() -> SharedNet {
 }
 
 /// The embedded value network of `size`×`size` boards, read once per process
-/// ([`hnet::embedded_judge`]); `None` for a board that has none.
+/// ([`hnet::embedded_value_network`]); `None` for a board that has none.
 pub fn embedded_value_network(size: usize) -> Option<SharedNet> {
     static NETS: OnceLock<Vec<(usize, SharedNet)>> = OnceLock::new();
     let nets = NETS.get_or_init(|| {
-        hnet::judged_sizes()
-            .filter_map(|s| Some((s, SharedNet::new(hnet::embedded_judge(s)?))))
+        hnet::value_network_sizes()
+            .filter_map(|s| Some((s, SharedNet::new(hnet::embedded_value_network(s)?))))
             .collect()
     });
     nets.iter().find(|&&(s, _)| s == size).map(|&(_, net)| net)
@@ -87,7 +87,7 @@ struct Format {
 const FORMATS: &[Format] = &[Format {
     name: "hoshi's .hnet",
     recognises: hnet::recognises,
-    read: |bytes| read_as(crate::net::model::Model::from_bytes(bytes)),
+    read: |bytes| read_as(hnet::Model::from_bytes(bytes)),
 }];
 
 fn read_as<N: Network + 'static, E: fmt::Display>(read: Result<N, E>) -> Result<SharedNet, String> {
@@ -114,8 +114,19 @@ impl std::error::Error for LoadError {}
 const MAX_NETWORK_BYTES: u64 = 1 << 30;
 
 /// Reads the network of `file`, in whichever format its content is (`--net FILE`), for the
-/// rest of the process.
+/// rest of the process. A value network named by its old name (`judge-9x9.hnet`, before
+/// "judge" came to mean the dead-stone judge alone) that is no longer there is read from its
+/// new name in the same directory, so that the scripts and notes that name it keep working.
 pub fn load_network(file: &Path) -> Result<SharedNet, LoadError> {
+    let renamed = renamed_file(file);
+    if let Some(renamed) = &renamed {
+        log::warn!(
+            "{} is now {}: reading that",
+            file.display(),
+            renamed.display()
+        );
+    }
+    let file = renamed.as_deref().unwrap_or(file);
     let refused = |why: String| LoadError {
         file: file.to_path_buf(),
         why,
@@ -129,6 +140,25 @@ pub fn load_network(file: &Path) -> Result<SharedNet, LoadError> {
             refused(format!("not a network file ({})", known.join(", ")))
         })?;
     (format.read)(&bytes).map_err(|why| refused(format!("{} file: {why}", format.name)))
+}
+
+/// The weight files renamed when "judge" came to mean the dead-stone judge alone: the old
+/// name, then the new one.
+const RENAMED_FILES: [(&str, &str); 4] = [
+    ("judge-9x9.hnet", "value-9x9.hnet"),
+    ("judge-13x13.hnet", "value-13x13.hnet"),
+    ("judge-19x19.hnet", "value-19x19.hnet"),
+    ("judge-19x19-6x64.hnet", "value-19x19-6x64.hnet"),
+];
+
+/// The file to read for `path` when it names a renamed file by its old name
+/// ([`RENAMED_FILES`]), is not there and the new name is; `None` otherwise, the file named
+/// being read as it is (a file of the old name that exists wins).
+fn renamed_file(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let &(_, new) = RENAMED_FILES.iter().find(|&&(old, _)| old == name)?;
+    let renamed = path.with_file_name(new);
+    (!path.exists() && renamed.exists()).then_some(renamed)
 }
 
 /// The bytes of the network file `file`, for a tool that reads one format itself (the
@@ -410,6 +440,39 @@ mod tests {
         tuning.knowledge.value.vary_symmetry = true;
         shop.retune(tuning);
         assert_ne!(cache(&kit), cache(&shop.kit(9, true)));
+    }
+
+    /// A value network named by its old name (`weights/judge-9x9.hnet`), no longer there,
+    /// is read from its new name in the same directory, so that scripts naming it keep
+    /// working; a file of the old name that is there is read as it is, and other missing
+    /// files stay errors.
+    #[test]
+    fn a_renamed_network_reads_by_its_old_name() {
+        use crate::net::hnet::Weights;
+        let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
+        let shipped = load_network(&weights.join("judge-9x9.hnet")).expect("value-9x9.hnet");
+        assert_eq!(
+            Some(shipped.heads()),
+            embedded_value_network(9).map(|n| n.heads())
+        );
+        let dir = std::env::temp_dir().join(format!("hoshi-renamed-nets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let write = |name: &str, weights: Weights| {
+            std::fs::write(dir.join(name), weights.to_bytes()).expect("a network file");
+        };
+        write(
+            "value-19x19.hnet",
+            Weights::random_with_value(3, 1, 2, 4, 1),
+        );
+        let load = |name: &str| load_network(&dir.join(name)).map(|n| n.heads().value);
+        assert!(load("judge-19x19.hnet").expect("read by its new name"));
+        write("judge-19x19.hnet", Weights::random(3, 1, 1));
+        assert!(!load("judge-19x19.hnet").expect("read as it is"));
+        for missing in ["judge-13x13.hnet", "value-13x13.hnet", "other.hnet"] {
+            let error = load_network(&dir.join(missing)).unwrap_err();
+            assert_eq!(error.file, dir.join(missing));
+        }
+        std::fs::remove_dir_all(&dir).expect("the temporary directory removed");
     }
 
     #[test]

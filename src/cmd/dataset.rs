@@ -18,7 +18,7 @@
 
 use crate::coord::{Color, Geometry, Move, Point, Vertex};
 use crate::game::Game;
-use crate::net::features;
+use crate::net::hnet::features;
 use crate::rules::Ruleset;
 use crate::sgf;
 use std::collections::{HashMap, HashSet};

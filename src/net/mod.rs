@@ -1,25 +1,22 @@
 //! Learned judgement of positions behind one interface, the way KataGo's `NNEvaluator`
 //! returns an `NNOutput`: a [`Network`] makes an [`Evaluator`] per thread, which returns one
-//! [`Output`] for a position (its moves' probabilities by vertex, and, where the network has
-//! the heads, the side to move's winning chances, score lead and ownership). What uses a
-//! network (the knowledge layer, `hoshi-policy`) sees only this; [`cache`] keeps whole
-//! outputs for any network (Leela Zero's `NNCache`).
+//! [`Output`] for a [`Position`] (its moves' probabilities by vertex and the pass's, and,
+//! where the network has the heads, the side to move's winning chances, score lead and
+//! ownership). What uses a network (the knowledge layer, `hoshi-policy`, the dead-stone
+//! judge) sees only this; [`cache`] keeps whole outputs for any network (Leela Zero's
+//! `NNCache`), [`kernels`] the arithmetic any format may use.
 //!
-//! One implementation ships: the `.hnet` residual network ([`hnet`]), trained on strong
-//! players' games (see `docs/policy-net.md`, the contract between [`features`], [`model`],
-//! `hoshi dataset` and the training code in `train/`).
+//! Each file format lives in a folder of its own, with its reader, its features and its
+//! forward pass; nothing here names one. The setup (`crate::setup`) tells a file's format by
+//! its content and hands the network on as a [`SharedNet`].
 
 pub mod cache;
-mod conv;
-pub mod features;
 pub mod hnet;
-pub mod model;
+pub mod kernels;
 
 use crate::game::{Game, Position, PositionFacts};
 use std::fmt;
 use std::sync::Arc;
-
-pub use model::{Model, NetError, Workspace};
 
 /// What a network said of a position, for the side to move. Maps over the board are in
 /// vertex order ([`crate::coord::Geometry::vertex_index`]: row by row from A1).

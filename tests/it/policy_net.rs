@@ -4,7 +4,7 @@
 //! fixture fails the test: without it nothing checks that the two sides read the weights the
 //! same way. The fixture reader serves the value head's test too (`value_net.rs`).
 
-use hoshi::net::model::Model;
+use hoshi::net::hnet::Model;
 use std::path::{Path, PathBuf};
 
 /// A file of `tests/fixtures/DIR/`.
@@ -140,7 +140,9 @@ pub(crate) fn missing(name: &str, e: &dyn std::fmt::Display) -> ! {
 /// The network and the positions of `tests/fixtures/DIR/`, with every board size of 9, 13
 /// and 19 among them.
 pub(crate) fn load_fixture(dir: &str) -> (Model, Vec<Case>) {
-    let net = Model::load(fixture(dir, "small.hnet")).unwrap_or_else(|e| missing("small.hnet", &e));
+    let bytes = hoshi::setup::read_network_file(&fixture(dir, "small.hnet"))
+        .unwrap_or_else(|e| missing("small.hnet", &e));
+    let net = Model::from_bytes(&bytes).unwrap_or_else(|e| missing("small.hnet", &e));
     let text = std::fs::read_to_string(fixture(dir, "positions.txt"))
         .unwrap_or_else(|e| missing("positions.txt", &e));
     let cases = read_cases(&text);

@@ -6,7 +6,8 @@
 use crate::policy_net::{assert_logits, load_fixture};
 use hoshi::coord::{Color, Move};
 use hoshi::game::{Game, PositionFacts};
-use hoshi::net::{features, Output, SharedNet};
+use hoshi::net::hnet::features;
+use hoshi::net::{Output, SharedNet};
 use hoshi::rules::Ruleset;
 use hoshi::setup::NetChoice;
 use std::sync::Arc;
@@ -85,7 +86,7 @@ fn the_evaluator_gives_the_value_for_the_side_to_move() {
         net.forward_value(9, &[&bytes], &komi, &mut ws, &mut logits, &mut expected);
         let mut policy = vec![0.0; 81];
         let playable = |i: usize| features::is_playable(bytes[i]);
-        assert!(hoshi::net::model::softmax_over(
+        assert!(hoshi::net::kernels::linalg::softmax_over(
             &logits,
             playable,
             &mut policy
@@ -163,7 +164,7 @@ fn fixture_net(folder: &str) -> SharedNet {
         .join("tests/fixtures")
         .join(folder)
         .join("small.hnet");
-    SharedNet::new(hoshi::net::Model::load(path).expect("the fixture network"))
+    hoshi::setup::load_network(&path).expect("the fixture network")
 }
 
 /// The network hoshi ships with has a value head that learned who is ahead: the empty board
@@ -212,7 +213,7 @@ fn judge_net_matches_the_training_code() {
         net.forward(case.size, &[&case.bytes], &mut ws, &mut logits);
         assert_logits(case, &logits);
         let mut ownership = vec![0.0; area];
-        let judged = net.judge(
+        let judged = net.evaluate_value(
             case.size,
             &mut ws,
             expected.mover_komi(),
@@ -236,7 +237,7 @@ fn judge_net_matches_the_training_code() {
             );
         }
         // The ownership does not depend on the komi; the value and score do.
-        let other = net.judge(case.size, &mut ws, expected.mover_komi() + 10.0, None);
+        let other = net.evaluate_value(case.size, &mut ws, expected.mover_komi() + 10.0, None);
         assert_ne!(
             other.score_lead, judged.score_lead,
             "line {line}: the komi reaches the score"
@@ -250,14 +251,14 @@ fn judge_net_matches_the_training_code() {
     );
 }
 
-/// `weights/judge-19x19.hnet` and `weights/judge-19x19-6x64.hnet`, the networks that learnt
+/// `weights/value-19x19.hnet` and `weights/value-19x19-6x64.hnet`, the networks that learnt
 /// the teacher's judgement, read as version 3 networks with every head, and judge as a Go
 /// player would: the empty board close (White's komi of 7.5 against Black's first move, a
 /// point or two either way), nine handicap stones at komi 0.5 lost for White by tens of
 /// points. A file that learnt nothing, or reads its outputs from the wrong side, fails.
 #[test]
 fn the_shipped_judges_see_the_empty_board_close_and_nine_stones_lost() {
-    for (file, channels) in [("judge-19x19.hnet", 32), ("judge-19x19-6x64.hnet", 64)] {
+    for (file, channels) in [("value-19x19.hnet", 32), ("value-19x19-6x64.hnet", 64)] {
         judges_as_a_go_player_would(file, channels);
     }
 }
@@ -268,7 +269,8 @@ fn engine_with_judge(file: &str, channels: usize) -> hoshi::engine::Engine {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("weights")
         .join(file);
-    let model = hoshi::net::Model::load(&path).expect(file);
+    let bytes = hoshi::setup::read_network_file(&path).expect(file);
+    let model = hoshi::net::hnet::Model::from_bytes(&bytes).expect(file);
     assert!(model.has_score() && model.has_ownership() && model.pooled_blocks() == 2);
     assert_eq!(model.channels(), channels, "{file}");
     let mut settings = hoshi::engine::Settings::default();
@@ -298,21 +300,21 @@ fn judges_as_a_go_player_would(file: &str, channels: usize) {
     assert!(number(nine, "score_lead") < -20.0, "{nine}");
 }
 
-/// `weights/judge-9x9.hnet`, the 9x9 judge that learnt KataGo b6c96's judgement of hoshi's
+/// `weights/value-9x9.hnet`, the 9x9 judge that learnt KataGo b6c96's judgement of hoshi's
 /// self-play, reads with every head and judges as a player would: the empty 9x9 board at
 /// komi 7.5 about even (a point or two either way), four handicap stones at komi 0.5 lost
 /// for White by many points.
 #[test]
 fn the_9x9_judge_sees_the_empty_board_even_and_four_stones_lost() {
-    small_board_judge_as_a_player_would("judge-9x9.hnet", 9, 0.25);
+    small_board_judge_as_a_player_would("value-9x9.hnet", 9, 0.25);
 }
 
-/// `weights/judge-13x13.hnet`, the 19x19 judge carried to 13x13 by KataGo b6c96's judgement
+/// `weights/value-13x13.hnet`, the 19x19 judge carried to 13x13 by KataGo b6c96's judgement
 /// of its own 13x13 games, judges as a player would: the empty board about even, four
 /// handicap stones at komi 0.5 lost for White by many points.
 #[test]
 fn the_13x13_judge_sees_the_empty_board_even_and_four_stones_lost() {
-    small_board_judge_as_a_player_would("judge-13x13.hnet", 13, 0.3);
+    small_board_judge_as_a_player_would("value-13x13.hnet", 13, 0.3);
 }
 
 /// The judge of `weights/FILE` on a `size` board: the empty board at komi 7.5 about even, and

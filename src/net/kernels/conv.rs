@@ -43,8 +43,8 @@ const POINTS: usize = PATCH * PATCH;
 
 /// Output vectors (32 channels) the matrix product computes at a time. The transformed
 /// weights are laid out for it, so every copy of the kernel uses the same. Measured on the
-/// 6 × 64 judge, 19×19, AVX2 (tiles × vectors a step): 2 × 4 and 4 × 2 run alike, 4 × 1 or
-/// 6 × 1 at 80%, 6 × 2 (spilling registers) at 75% (docs/benchmarks.md).
+/// 6 × 64 value network, 19×19, AVX2 (tiles × vectors a step): 2 × 4 and 4 × 2 run alike,
+/// 4 × 1 or 6 × 1 at 80%, 6 × 2 (spilling registers) at 75% (docs/benchmarks.md).
 const COLUMNS: usize = 4;
 
 /// Tiles the AVX2 copy multiplies at a time: 2 × 4 accumulators and 4 weight vectors take 12

@@ -1,8 +1,11 @@
 //! The forward pass against a naive convolution written straight from `docs/policy-net.md`
 //! (the value head's pooling too), the two kernel copies against each other, batches against
-//! single positions, and the weights file's errors.
+//! single positions, the weights file's errors, and the old names of renamed files.
 
+use super::format::{Shape, HEADER_BYTES, HEADER_V2_BYTES, HEADER_V3_BYTES, MAGIC};
 use super::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 
 /// The doc's formulas, one multiply at a time, in f64: planes `x[plane][row * n + col]`, and
 /// `w[o][i][ky][kx]` multiplies `x[i][row + ky - 1][col + kx - 1]`, zero off the board.
@@ -374,20 +377,6 @@ fn bad_values_are_errors() {
         Model::from_weights(&weights),
         Err(NetError::Shape { .. })
     ));
-    let missing = Model::load("/nonexistent/net.hnet");
-    assert!(matches!(missing, Err(NetError::Io { .. })));
-}
-
-#[test]
-fn softmax_over_allowed_points() {
-    let logits = [1.0, 2.0, 3.0, 1000.0];
-    let mut out = [9.0; 4];
-    assert!(softmax_over(&logits, |p| p < 3, &mut out));
-    let e = [(-2.0f32).exp(), (-1.0f32).exp(), 1.0];
-    let sum: f32 = e.iter().sum();
-    assert_close(&out, &[e[0] / sum, e[1] / sum, e[2] / sum, 0.0], "softmax");
-    assert!(!softmax_over(&logits, |_| false, &mut out));
-    assert_eq!(out, [0.0; 4]);
 }
 
 #[test]
@@ -580,7 +569,7 @@ fn bad_value_weights_are_errors() {
 
 #[test]
 fn version_3_survives_the_file_format() {
-    let weights = Weights::random_judge(5, 3, 0b101, 3, 4, 13);
+    let weights = Weights::random_value_network(5, 3, 0b101, 3, 4, 13);
     assert_eq!(weights.version(), 3);
     let shape = Shape {
         channels: 5,
@@ -599,7 +588,7 @@ fn version_3_survives_the_file_format() {
 
 /// A version 3 header with the heads flags and the pooled blocks' mask set.
 fn with_v3_fields(flags: u32, mask: u64) -> Vec<u8> {
-    let mut bytes = Weights::random_judge(2, 2, 0b10, 2, 3, 1).to_bytes();
+    let mut bytes = Weights::random_value_network(2, 2, 0b10, 2, 3, 1).to_bytes();
     let mut set = |at: usize, value: u32| bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
     set(24, flags);
     set(36, mask as u32);
@@ -642,8 +631,8 @@ fn bad_version_3_headers_are_errors() {
 /// ownership beside them.
 #[test]
 fn zero_pooling_leaves_the_block_as_it_was() {
-    let judge = Weights::random_judge(6, 2, 0b11, 4, 5, 3);
-    let mut zeroed = judge.clone();
+    let pooled = Weights::random_value_network(6, 2, 0b11, 4, 5, 3);
+    let mut zeroed = pooled.clone();
     for block in &mut zeroed.blocks {
         if let Some(pool) = &mut block.pool {
             pool.weights.fill(0.0);
@@ -657,13 +646,13 @@ fn zero_pooling_leaves_the_block_as_it_was() {
     let (a, b, c) = (
         Model::from_weights(&zeroed).expect("valid"),
         Model::from_weights(&plain).expect("valid"),
-        Model::from_weights(&judge).expect("valid"),
+        Model::from_weights(&pooled).expect("valid"),
     );
     let run = |net: &Model| {
         let mut ws = net.workspace(9, 1);
         let logits = evaluate(net, &mut ws, 9, &bytes);
         let mut own = vec![0.0; 81];
-        let j = net.judge(9, &mut ws, 7.5, Some(&mut own));
+        let j = net.evaluate_value(9, &mut ws, 7.5, Some(&mut own));
         (logits, j, own)
     };
     let (la, ja, oa) = run(&a);

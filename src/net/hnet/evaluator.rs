@@ -1,45 +1,14 @@
-//! The `.hnet` network as a [`Network`]: [`features`] turns a position into one byte a
-//! point, [`Model`] turns those bytes into one logit a point and, with a value head, the side
-//! to move's winning chances (docs/policy-net.md says how it was trained).
+//! The `.hnet` network as a [`Network`]: its description and heads, and the evaluator a
+//! thread asks about positions, which encodes them, reads them in a symmetry, runs the
+//! forward pass and the value head once a komi, and turns the logits into probabilities.
 
-use super::{features, model, Evaluator, Heads, Model, Network, Output, Workspace};
+use super::symmetry::Symmetry;
+use super::{features, Model, ValueOutput, Workspace};
 use crate::coord::{Color, Move};
-use crate::game::{Played, Position};
+use crate::game::Position;
+use crate::net::kernels::linalg::softmax_over;
+use crate::net::{Evaluator, Heads, Network, Output};
 use std::sync::Arc;
-
-/// The network hoshi ships with, built into the binary so that `cargo install` gives one
-/// self-contained file (`weights/policy.hnet`).
-const EMBEDDED: &[u8] = include_bytes!("../../weights/policy.hnet");
-
-/// The judges built in beside it, each for the one board it learnt
-/// (`weights/judge-9x9.hnet`, `weights/judge-13x13.hnet`: docs/policy-net.md).
-const EMBEDDED_JUDGES: [(usize, &[u8]); 2] = [
-    (9, include_bytes!("../../weights/judge-9x9.hnet")),
-    (13, include_bytes!("../../weights/judge-13x13.hnet")),
-];
-
-/// Whether `bytes` begin as a `.hnet` file does (its magic, `HOSHINET`).
-pub fn recognises(bytes: &[u8]) -> bool {
-    bytes.starts_with(b"HOSHINET")
-}
-
-/// The embedded network.
-pub fn embedded() -> Model {
-    // The file is part of the build, and a test reads it.
-    Model::from_bytes(EMBEDDED).expect("the embedded network reads")
-}
-
-/// The sizes of the boards that have an embedded judge of their own ([`embedded_judge`]).
-pub fn judged_sizes() -> impl Iterator<Item = usize> {
-    EMBEDDED_JUDGES.iter().map(|&(size, _)| size)
-}
-
-/// The embedded judge of `size`×`size` boards, if there is one.
-pub fn embedded_judge(size: usize) -> Option<Model> {
-    let (_, bytes) = EMBEDDED_JUDGES.iter().find(|&&(s, _)| s == size)?;
-    // The files are part of the build, and a test reads them.
-    Some(Model::from_bytes(bytes).expect("an embedded judge reads"))
-}
 
 impl Network for Model {
     fn describe(&self) -> String {
@@ -103,72 +72,14 @@ pub struct HnetEvaluator {
     vary: bool,
 }
 
-/// One of the 8 symmetries of the square (the network learnt all of them: `train/train.py`
-/// draws one for every sample): bit 0 mirrors the columns, bit 1 the rows, bit 2 then swaps
-/// rows and columns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Symmetry(u8);
-
-impl Symmetry {
-    /// The one that leaves the board as it is.
-    const IDENTITY: Symmetry = Symmetry(0);
-
-    /// All eight.
-    #[cfg(test)]
-    fn all() -> impl Iterator<Item = Symmetry> {
-        (0..8).map(Symmetry)
-    }
-
-    /// Where the point at `index` (row by row, `size` a row) goes.
-    fn map(self, size: usize, index: usize) -> usize {
-        let (mut row, mut col) = (index / size, index % size);
-        if self.0 & 1 != 0 {
-            col = size - 1 - col;
-        }
-        if self.0 & 2 != 0 {
-            row = size - 1 - row;
-        }
-        if self.0 & 4 != 0 {
-            std::mem::swap(&mut row, &mut col);
-        }
-        row * size + col
-    }
-
-    /// A map read in this symmetry (`turned`), back in the board's own order into `out`.
-    fn turn_back<T: Copy>(self, size: usize, turned: &[T], out: &mut [T]) {
-        for (i, slot) in out.iter_mut().enumerate() {
-            *slot = turned[self.map(size, i)];
-        }
-    }
-
-    /// The symmetry `position` is read in: one of the 8 by its stones, the side to move and
-    /// the last move, so that a position is always read alike and positions' readings vary.
-    fn of(position: &Position<'_>) -> Symmetry {
-        let mut hash = position.board.hash() ^ position.to_move.index() as u64;
-        if let Some(Played {
-            mv: Move::Play(p), ..
-        }) = position.recent.first()
-        {
-            hash ^= (p.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-        // The top bits of a multiplicative hash are its best mixed.
-        Symmetry((hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 61) as u8)
-    }
-}
-
 impl Evaluator for HnetEvaluator {
     fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
         outputs.clear();
         let Some(&first) = komis.first() else {
             return;
         };
-        let (model, board) = (self.model, position.board);
-        let size = board.size();
-        // The network reads the komi its side to move receives.
-        let mover_komi = |komi: f64| match position.to_move {
-            Color::White => komi as f32,
-            Color::Black => -komi as f32,
-        };
+        let (model, to_move) = (self.model, position.to_move);
+        let size = position.board.size();
         self.encode(position);
         let symmetry = if self.vary {
             Symmetry::of(position)
@@ -176,31 +87,21 @@ impl Evaluator for HnetEvaluator {
             Symmetry::IDENTITY
         };
         self.forward(size, symmetry);
-        let ws = &mut self.workspace;
-        // The ownership does not depend on the komi: one map serves every output. A turned
-        // reading's map goes through the turned logits' buffer, free once they are back.
+        // The ownership does not depend on the komi: one map serves every output.
         let mut ownership = model.has_ownership().then(|| vec![0.0; size * size]);
-        let turned_logits = &mut self.turned_logits;
-        let first_judgement = model.has_value().then(|| match ownership.as_deref_mut() {
-            Some(map) if symmetry != Symmetry::IDENTITY => {
-                let judgement = model.judge(size, ws, mover_komi(first), Some(turned_logits));
-                symmetry.turn_back(size, turned_logits, map);
-                judgement
-            }
-            map => model.judge(size, ws, mover_komi(first), map),
+        let first_value = model.has_value().then(|| {
+            let komi = mover_komi(to_move, first);
+            self.first_value(size, symmetry, komi, ownership.as_deref_mut())
         });
-        let mut policy = vec![0.0; size * size];
-        let input = &self.input;
-        model::softmax_over(
-            &self.logits,
-            |i| features::is_playable(input[i]),
-            &mut policy,
-        );
+        let mut policy = self.policy(size);
         for (i, &komi) in komis.iter().enumerate() {
             // The komi enters only the value head's last layers: the trunk serves them all.
-            let judgement = match i {
-                0 => first_judgement,
-                _ => first_judgement.map(|_| model.judge(size, ws, mover_komi(komi), None)),
+            let value = match i {
+                0 => first_value,
+                _ => first_value.map(|_| {
+                    let ws = &mut self.workspace;
+                    model.evaluate_value(size, ws, mover_komi(to_move, komi), None)
+                }),
             };
             let last = i + 1 == komis.len();
             let (policy, ownership) = if last {
@@ -211,8 +112,8 @@ impl Evaluator for HnetEvaluator {
             outputs.push(Arc::new(Output {
                 policy,
                 pass: None,
-                value: judgement.map(|j| j.value),
-                score_lead: judgement.and_then(|j| j.score_lead),
+                value: value.map(|v| v.value),
+                score_lead: value.and_then(|v| v.score_lead),
                 ownership,
             }));
         }
@@ -223,7 +124,50 @@ impl Evaluator for HnetEvaluator {
     }
 }
 
+/// The komi the side to move receives, which the network reads: Black's area komi for
+/// White, its negation for Black.
+fn mover_komi(to_move: Color, komi: f64) -> f32 {
+    match to_move {
+        Color::White => komi as f32,
+        Color::Black => -komi as f32,
+    }
+}
+
 impl HnetEvaluator {
+    /// The value head by `mover_komi` on the trunk [`HnetEvaluator::forward`] left, with the
+    /// ownership into `ownership` (in the board's own order) where the network has it. A
+    /// turned reading's map goes through the turned logits' buffer, free once they are back.
+    fn first_value(
+        &mut self,
+        size: usize,
+        symmetry: Symmetry,
+        mover_komi: f32,
+        ownership: Option<&mut [f32]>,
+    ) -> ValueOutput {
+        let (model, ws) = (self.model, &mut self.workspace);
+        let turned_logits = &mut self.turned_logits;
+        match ownership {
+            Some(map) if symmetry != Symmetry::IDENTITY => {
+                let output = model.evaluate_value(size, ws, mover_komi, Some(turned_logits));
+                symmetry.turn_back(size, turned_logits, map);
+                output
+            }
+            map => model.evaluate_value(size, ws, mover_komi, map),
+        }
+    }
+
+    /// The moves' probabilities from the logits, 0 where the side to move may not play.
+    fn policy(&self, size: usize) -> Vec<f32> {
+        let mut policy = vec![0.0; size * size];
+        let input = &self.input;
+        softmax_over(
+            &self.logits,
+            |i| features::is_playable(input[i]),
+            &mut policy,
+        );
+        policy
+    }
+
     /// The trunk and the policy on the encoded input read in `symmetry`, the logits back in
     /// the board's own order; the workspace keeps the trunk for the value head.
     fn forward(&mut self, size: usize, symmetry: Symmetry) {
@@ -259,37 +203,18 @@ impl HnetEvaluator {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::coord::Vertex;
+    use crate::coord::{Move, Vertex};
+    use crate::game::Played;
+    use crate::net::hnet::embedded_value_network;
 
-    #[test]
-    fn the_eight_symmetries_are_the_squares_own() {
-        let size = 5;
-        let images: Vec<Vec<usize>> = Symmetry::all()
-            .map(|s| (0..size * size).map(|i| s.map(size, i)).collect())
-            .collect();
-        for image in &images {
-            let mut sorted = image.clone();
-            sorted.sort_unstable();
-            assert_eq!(
-                sorted,
-                (0..size * size).collect::<Vec<_>>(),
-                "a permutation"
-            );
-            // A corner stays a corner, the centre stays put.
-            assert!([0, 4, 20, 24].contains(&image[0]), "{image:?}");
-            assert_eq!(image[12], 12);
-        }
-        let distinct: std::collections::HashSet<_> = images.iter().collect();
-        assert_eq!(distinct.len(), 8);
-        assert_eq!(images[0], (0..size * size).collect::<Vec<_>>());
-    }
-
-    /// Read in its own symmetry, a position gets the network's judgement mapped back onto the
+    /// Read in its own symmetry, a position gets the network's outputs mapped back onto the
     /// board: the same for every reading, up to what the network learnt differently in each
-    /// (the 9x9 judge; White's D4 and E4 in atari, Black to capture them at D5).
+    /// (the 9x9 value network; White's D4 and E4 in atari, Black to capture them at D5).
     #[test]
     fn a_varied_reading_maps_back_onto_the_board() {
-        let net: &'static Model = Box::leak(Box::new(embedded_judge(9).expect("a 9x9 judge")));
+        let net: &'static Model = Box::leak(Box::new(
+            embedded_value_network(9).expect("a 9x9 value network"),
+        ));
         let mut board = Board::new(9).expect("a board size");
         let g = board.geometry();
         for (color, name) in [

@@ -1,0 +1,86 @@
+//! The eight symmetries of the square, in which the evaluator may read a position (Leela
+//! Zero's and KataGo's random symmetry; [`crate::net::Evaluator::vary_symmetry`]).
+
+use crate::coord::Move;
+use crate::game::{Played, Position};
+
+/// One of the 8 symmetries of the square (the network learnt all of them: `train/train.py`
+/// draws one for every sample): bit 0 mirrors the columns, bit 1 the rows, bit 2 then swaps
+/// rows and columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Symmetry(u8);
+
+impl Symmetry {
+    /// The one that leaves the board as it is.
+    pub(super) const IDENTITY: Symmetry = Symmetry(0);
+
+    /// All eight.
+    #[cfg(test)]
+    fn all() -> impl Iterator<Item = Symmetry> {
+        (0..8).map(Symmetry)
+    }
+
+    /// Where the point at `index` (row by row, `size` a row) goes.
+    pub(super) fn map(self, size: usize, index: usize) -> usize {
+        let (mut row, mut col) = (index / size, index % size);
+        if self.0 & 1 != 0 {
+            col = size - 1 - col;
+        }
+        if self.0 & 2 != 0 {
+            row = size - 1 - row;
+        }
+        if self.0 & 4 != 0 {
+            std::mem::swap(&mut row, &mut col);
+        }
+        row * size + col
+    }
+
+    /// A map read in this symmetry (`turned`), back in the board's own order into `out`.
+    pub(super) fn turn_back<T: Copy>(self, size: usize, turned: &[T], out: &mut [T]) {
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot = turned[self.map(size, i)];
+        }
+    }
+
+    /// The symmetry `position` is read in: one of the 8 by its stones, the side to move and
+    /// the last move, so that a position is always read alike and positions' readings vary.
+    pub(super) fn of(position: &Position<'_>) -> Symmetry {
+        let mut hash = position.board.hash() ^ position.to_move.index() as u64;
+        if let Some(Played {
+            mv: Move::Play(p), ..
+        }) = position.recent.first()
+        {
+            hash ^= (p.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        // The top bits of a multiplicative hash are its best mixed.
+        Symmetry((hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 61) as u8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_eight_symmetries_are_the_squares_own() {
+        let size = 5;
+        let images: Vec<Vec<usize>> = Symmetry::all()
+            .map(|s| (0..size * size).map(|i| s.map(size, i)).collect())
+            .collect();
+        for image in &images {
+            let mut sorted = image.clone();
+            sorted.sort_unstable();
+            assert_eq!(
+                sorted,
+                (0..size * size).collect::<Vec<_>>(),
+                "a permutation"
+            );
+            // A corner stays a corner, the centre stays put.
+            assert!([0, 4, 20, 24].contains(&image[0]), "{image:?}");
+            assert_eq!(image[12], 12);
+        }
+        let distinct: std::collections::HashSet<_> = images.iter().collect();
+        assert_eq!(distinct.len(), 8);
+        assert_eq!(images[0], (0..size * size).collect::<Vec<_>>());
+    }
+}
