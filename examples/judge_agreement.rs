@@ -1,9 +1,10 @@
 //! How often hoshi's count of a finished game agrees with GNU Go's: for every game record
 //! that ended by two passes, hoshi's `final_score` (its dead-stone judge, then the rules'
 //! count: what `hoshi match` and GTP answer) against GNU Go 3.8's `final_score` after
-//! `loadsgf`. Prints every disagreement with both lists of dead stones, then the agreement.
+//! `loadsgf`. Prints every disagreement with both lists of dead stones, then the agreement
+//! (docs/benchmarks.md, "judge agreement").
 //!
-//!     cargo run --release --example judge_agreement -- /work/data/judge-games/9x9
+//!     cargo run --release --example judge_agreement -- results/h-g   # `hoshi match --out`
 //!     cargo run --release --example judge_agreement -- --gnugo "gnugo --mode gtp" games/*.sgf
 //!     cargo run --release --example judge_agreement -- --counted \
 //!         --net weights/value-19x19.hnet --param judge_net=0.5 games/
@@ -17,8 +18,9 @@
 //! with `--chinese-rules` by default, the area count of the French rules the games are
 //! played under; it counts the dame as if they were filled and gives nothing for handicap
 //! stones, so a disagreement with the same dead stones is a difference of counting, not of
-//! judgement, and is reported as such.
+//! judgement, and is reported as such. `--help` lists the options.
 
+use clap::Parser;
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::net::SharedNet;
@@ -101,13 +103,13 @@ impl Drop for Gtp {
     }
 }
 
-/// The SGF files named by `args`, directories opened one level, sorted.
-fn game_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
+/// The SGF files named by `paths`, directories opened one level, sorted.
+fn game_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
-    for arg in args {
-        let path = Path::new(arg);
+    for path in paths {
         if path.is_dir() {
-            let entries = std::fs::read_dir(path).map_err(|e| format!("{arg}: {e}"))?;
+            let entries =
+                std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let mut found: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|x| x == "sgf"))
@@ -115,7 +117,7 @@ fn game_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
             found.sort();
             files.extend(found);
         } else {
-            files.push(path.to_path_buf());
+            files.push(path.clone());
         }
     }
     Ok(files)
@@ -193,64 +195,71 @@ struct Judge {
     net: Option<SharedNet>,
 }
 
-/// The options, then the games' paths.
-struct Options {
-    gnugo: String,
+/// How often hoshi's count of finished games agrees with GNU Go 3.8's.
+#[derive(Parser, Debug)]
+struct Args {
+    /// GNU Go's command line [default: `gnugo --mode gtp --chinese-rules`, gnugo on the PATH
+    /// or in /usr/games].
+    #[arg(long, value_name = "COMMAND")]
+    gnugo: Option<String>,
+    /// Also judge the games whose result is a margin of points (`B+2.5`), as if both players
+    /// had passed.
+    #[arg(long)]
     counted: bool,
-    judge: Judge,
-    paths: Vec<String>,
+    /// A network (a `.hnet` file) for the judge: its ownership enters at the weight of
+    /// `--param judge_net=W`.
+    #[arg(long, value_name = "FILE")]
+    net: Option<PathBuf>,
+    /// Set one of hoshi's parameters (`hoshi-param` lists them); repeat it for more.
+    #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
+    params: Vec<(String, String)>,
+    /// The games: SGF files, or directories whose `.sgf` files are read, sorted.
+    #[arg(required = true, value_name = "SGF-FILE-OR-DIR")]
+    paths: Vec<PathBuf>,
 }
 
-fn options(args: &[String]) -> Result<Options, String> {
-    let mut options = Options {
-        gnugo: default_gnugo(),
-        counted: false,
-        judge: Judge {
-            params: Params::default(),
-            net: None,
-        },
-        paths: Vec::new(),
-    };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().ok_or(format!("{arg} wants a value"));
-        match arg.as_str() {
-            "--gnugo" => options.gnugo = value()?.clone(),
-            "--counted" => options.counted = true,
-            "--net" => {
-                let net = hoshi::setup::load_network(Path::new(value()?));
-                options.judge.net = Some(net.map_err(|e| e.to_string())?);
-            }
-            "--param" => {
-                let setting = value()?;
-                let (key, v) = setting
-                    .split_once('=')
-                    .ok_or(format!("--param {setting}: KEY=VALUE"))?;
-                options
-                    .judge
-                    .params
-                    .set(key, v)
-                    .map_err(|e| format!("--param {setting}: {e}"))?;
-            }
-            _ => options.paths.push(arg.clone()),
+/// `KEY=VALUE`, checked against hoshi's parameters.
+fn parse_param(text: &str) -> Result<(String, String), String> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected KEY=VALUE, not {text:?}"))?;
+    Params::default()
+        .set(key, value)
+        .map_err(|why| why.to_string())?;
+    Ok((key.to_string(), value.to_string()))
+}
+
+impl Args {
+    /// hoshi's judge as the options set it.
+    fn judge(&self) -> Result<Judge, String> {
+        let mut params = Params::default();
+        for (key, value) in &self.params {
+            params
+                .set(key, value)
+                .map_err(|e| format!("--param {key}={value}: {e}"))?;
         }
+        let net = match &self.net {
+            None => None,
+            Some(path) => Some(hoshi::setup::load_network(path).map_err(|e| e.to_string())?),
+        };
+        Ok(Judge { params, net })
     }
-    Ok(options)
 }
 
-fn run(args: &[String]) -> Result<(), String> {
-    let options = options(args)?;
-    let files = game_files(&options.paths)?;
-    let mut gnugo = Gtp::start(&options.gnugo)?;
+fn run(args: &Args) -> Result<(), String> {
+    let judge = args.judge()?;
+    let files = game_files(&args.paths)?;
+    let gnugo_command = args.gnugo.clone().unwrap_or_else(default_gnugo);
+    let mut gnugo = Gtp::start(&gnugo_command)?;
     let (mut counted, mut agreed, mut same_dead, mut skipped) = (0, 0, 0, 0);
     let (mut dead_agreed, mut with_record, mut near_ours, mut near_theirs) = (0, 0, 0, 0);
     for path in &files {
-        let Some((game, recorded)) = finished_game(path, options.counted)? else {
+        let Some((game, recorded)) = finished_game(path, args.counted)? else {
             skipped += 1;
             continue;
         };
         counted += 1;
-        let (ours, our_dead) = hoshi_view(&game, &options.judge);
+        let (ours, our_dead) = hoshi_view(&game, &judge);
         let (theirs, their_dead) = gnugo_view(&mut gnugo, path)?;
         dead_agreed += usize::from(our_dead == their_dead);
         if let Some(record) = recorded {
@@ -289,7 +298,7 @@ fn run(args: &[String]) -> Result<(), String> {
          them with the same dead stones; {skipped} skipped (not ended by two passes{}); the \
          same dead stones in {dead_agreed} of {counted}",
         counted - agreed,
-        if options.counted { " or counted" } else { "" }
+        if args.counted { " or counted" } else { "" }
     );
     println!(
         "of the {with_record} with a result in points, within {NEAR_RECORD} points of it: \
@@ -299,14 +308,7 @@ fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.is_empty() || args.iter().any(|a| a == "-h" || a == "--help") {
-        eprintln!(
-            "usage: judge_agreement [--gnugo COMMAND] [--counted] [--net FILE] \
-             [--param KEY=VALUE]... SGF-FILE-OR-DIR..."
-        );
-        return ExitCode::from(2);
-    }
+    let args = Args::parse();
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(why) => {

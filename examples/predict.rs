@@ -7,6 +7,9 @@
 //!     cargo run --release --example predict -- --games go-games/Tom --net other.hnet --max-games 100
 //!     cargo run --release --example predict -- --games go-games/Tom --max-games 50 --rank 30k --rank 10k
 //!
+//! `--games` is the folder of the Tom server's records (`Kifu.index`; docs/policy-net.md,
+//! "Dataset file"), `--help` lists the options.
+//!
 //! With `--rank R` (repeatable) the player at that rank (`hoshi --rank R`, one thread, the
 //! network given) chooses a move in each position too, as it would in a game (its sight,
 //! playouts and temperature): its top-1 agreement with the strong player should fall as the
@@ -18,6 +21,7 @@
 //! move in `--samples` draws. Ties are broken at random in expectation: a hit shared with
 //! `t` other moves at the cut counts as the share of the cut it fills.
 
+use clap::Parser;
 use hoshi::cmd::dataset::{self, Tally, PHASES};
 use hoshi::coord::{Color, Move, Point};
 use hoshi::game::Game;
@@ -27,7 +31,6 @@ use hoshi::knowledge::priors::Priors;
 use hoshi::knowledge::PriorWeights;
 use hoshi::net::hnet::features;
 use hoshi::player::clock::Clock;
-use hoshi::player::rank::RankError;
 use hoshi::player::PlayerSettings;
 use hoshi::player::{Choice, MctsPlayer, Mode, Player, Rank};
 use hoshi::setup::NetChoice;
@@ -37,45 +40,29 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Move prediction on the held-out 9-dan games: the network, the hand-made priors, the
+/// playout policy and hoshi's ranks.
+#[derive(Parser, Debug)]
 struct Options {
+    /// The folder of the Tom server's records (`Kifu.index`), as `hoshi dataset` reads it.
+    #[arg(long, value_name = "DIR")]
     games: PathBuf,
+    /// The network (a `.hnet` file) [default: `weights/policy.hnet`, built into hoshi].
+    #[arg(long, value_name = "FILE")]
     net: Option<PathBuf>,
-    max_games: usize,
+    /// Stop after this many held-out games [default: all of them].
+    #[arg(long, value_name = "N")]
+    max_games: Option<usize>,
+    /// Draws of the playout policy a position.
+    #[arg(long, default_value_t = 64, value_name = "N")]
     samples: usize,
+    /// The games held out: every N-th line of the index, as `hoshi dataset` holds them out.
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     held_out_every: u32,
+    /// A rank (`30k` to `9d`) whose player chooses a move in each position too (one
+    /// thread, the network given); repeat it for more.
+    #[arg(long = "rank", value_name = "RANK")]
     ranks: Vec<Rank>,
-}
-
-fn options() -> Result<Options, String> {
-    let mut o = Options {
-        games: PathBuf::new(),
-        net: None,
-        max_games: usize::MAX,
-        samples: 64,
-        held_out_every: 100,
-        ranks: Vec::new(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--games" => o.games = PathBuf::from(value()?),
-            "--net" => o.net = Some(PathBuf::from(value()?)),
-            "--max-games" => o.max_games = value()?.parse().map_err(|_| "--max-games N")?,
-            "--samples" => o.samples = value()?.parse().map_err(|_| "--samples N")?,
-            "--held-out-every" => {
-                o.held_out_every = value()?.parse().map_err(|_| "--held-out-every N")?
-            }
-            "--rank" => o
-                .ranks
-                .push(value()?.parse().map_err(|e: RankError| e.to_string())?),
-            _ => return Err(format!("unknown argument {flag}")),
-        }
-    }
-    if o.games.as_os_str().is_empty() {
-        return Err("--games DIR (the go-games/Tom folder) is required".into());
-    }
-    Ok(o)
 }
 
 /// Top-1 and top-5 hits of one predictor, per phase.
@@ -102,13 +89,7 @@ impl Hits {
 }
 
 fn main() -> ExitCode {
-    let o = match options() {
-        Ok(o) => o,
-        Err(why) => {
-            eprintln!("predict: {why}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let o = Options::parse();
     let net = match &o.net {
         None => hoshi::setup::embedded(),
         Some(path) => match hoshi::setup::load_network(path) {
@@ -130,7 +111,7 @@ fn main() -> ExitCode {
         .games
         .iter()
         .filter(|game| dataset::is_held_out(game.line, o.held_out_every))
-        .take(o.max_games);
+        .take(o.max_games.unwrap_or(usize::MAX));
     let size = games.size;
     let mut evaluator = net.evaluator(size);
     let weights = PriorWeights::default();

@@ -13,7 +13,9 @@
 //! on their board size.
 //!
 //! `--times K` gives the playouts K times the network's time as well (several K: repeat it).
+//! `--help` lists the options.
 
+use clap::Parser;
 use hoshi::cmd::dataset::{self, Tally, Winner, PHASES};
 use hoshi::coord::Color;
 use hoshi::game::Game;
@@ -27,46 +29,32 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+/// How well the network's value and the playouts judge positions of games whose result is
+/// known.
+#[derive(Parser, Debug)]
 struct Options {
+    /// The games: the Tom server's records (`Kifu.index`), the programs' games of
+    /// `go-games/AI`, or a folder of unpacked `hoshi selfplay` shards.
+    #[arg(long, value_name = "DIR")]
     games: PathBuf,
+    /// The network (a `.hnet` file with a value head) [default: `weights/policy.hnet`, built
+    /// into hoshi].
+    #[arg(long, value_name = "FILE")]
     net: Option<PathBuf>,
-    max_games: usize,
+    /// Stop after this many held-out games [default: all of them].
+    #[arg(long, value_name = "N")]
+    max_games: Option<usize>,
+    /// Judge a position every N moves (0 counts as 1).
+    #[arg(long, default_value_t = 10, value_name = "N")]
     every: usize,
+    /// The games held out: every N-th, as `hoshi dataset --held-out-every` holds them out
+    /// (every game of `go-games/AI` is).
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     held_out_every: u32,
+    /// Give the playouts K times the network's time as well as once its time; repeat it for
+    /// more.
+    #[arg(long = "times", value_name = "K")]
     times: Vec<u32>,
-}
-
-fn options() -> Result<Options, String> {
-    let mut o = Options {
-        games: PathBuf::new(),
-        net: None,
-        max_games: usize::MAX,
-        every: 10,
-        held_out_every: 100,
-        times: vec![1],
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--games" => o.games = PathBuf::from(value()?),
-            "--net" => o.net = Some(PathBuf::from(value()?)),
-            "--max-games" => o.max_games = value()?.parse().map_err(|_| "--max-games N")?,
-            "--every" => o.every = value()?.parse().map_err(|_| "--every N")?,
-            "--times" => o.times.push(value()?.parse().map_err(|_| "--times K")?),
-            "--held-out-every" => {
-                o.held_out_every = value()?.parse().map_err(|_| "--held-out-every N")?
-            }
-            _ => return Err(format!("unknown argument {flag}")),
-        }
-    }
-    if o.games.as_os_str().is_empty() {
-        return Err(
-            "--games DIR (go-games/Tom, go-games/AI or self-play shards) is required".into(),
-        );
-    }
-    o.every = o.every.max(1);
-    Ok(o)
 }
 
 /// Squared errors and hits of one judge, per phase.
@@ -94,7 +82,7 @@ impl Score {
 }
 
 fn main() -> ExitCode {
-    match options().and_then(|o| run(&o)) {
+    match run(&Options::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(why) => {
             eprintln!("value: {why}");
@@ -119,14 +107,16 @@ fn run(o: &Options) -> Result<(), String> {
         .iter()
         .filter(|g| g.outcome.winner != Winner::Unknown)
         .filter(|g| all || dataset::is_held_out(g.line, o.held_out_every))
-        .take(o.max_games);
+        .take(o.max_games.unwrap_or(usize::MAX));
+    // The playouts always get the network's time, then each `--times`.
+    let times: Vec<u32> = std::iter::once(1).chain(o.times.iter().copied()).collect();
     let mut judge = Judge {
         evaluator: net.evaluator(games.size),
         recent: Vec::new(),
         rng: SmallRng::seed_from_u64(1),
         moves: Vec::new(),
-        times: o.times.clone(),
-        scores: vec![[Score::default(); 3]; 1 + o.times.len()],
+        scores: vec![[Score::default(); 3]; 1 + times.len()],
+        times,
         net_time: Duration::ZERO,
     };
     let mut tally = Tally::default();
@@ -144,7 +134,7 @@ fn run(o: &Options) -> Result<(), String> {
             record.line,
             &mut tally,
             |game, color, _| {
-                if game.move_number() % o.every == 0 {
+                if game.move_number() % o.every.max(1) == 0 {
                     judge.position(game, color, komi, color == winner);
                 }
                 Ok(())

@@ -10,8 +10,9 @@
 //! Arguments are SGF files or directories, searched to any depth for `.sgf` files. A player
 //! is named by the `--rank R` of its command line (PB, PW) when it has one, else by its
 //! name; the counts are per board size and player. `--list` also prints each such move
-//! (file, move number, player, move) to stderr, to look at.
+//! (file, move number, player, move) to stderr, to look at. `--help` lists the options.
 
+use clap::Parser;
 use hoshi::coord::{Color, Move};
 use hoshi::game::Game;
 use hoshi::player::strength;
@@ -20,6 +21,17 @@ use hoshi::sgf::{self, Event};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// The moves no player makes without a reason, counted per player in game records.
+#[derive(Parser, Debug)]
+struct Args {
+    /// Also print each such move (file, move number, player, move) to stderr.
+    #[arg(long)]
+    list: bool,
+    /// The games: SGF files, or directories searched to any depth for `.sgf` files.
+    #[arg(required = true, value_name = "SGF-FILE-OR-DIR")]
+    paths: Vec<PathBuf>,
+}
 
 /// What one player did across its games on one board size.
 #[derive(Default)]
@@ -33,24 +45,18 @@ struct Tally {
 }
 
 fn main() -> ExitCode {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let list = args.iter().any(|a| a == "--list");
-    args.retain(|a| a != "--list");
-    if args.is_empty() {
-        eprintln!("usage: weak_moves [--list] SGF-FILE-OR-DIRECTORY...");
-        return ExitCode::FAILURE;
-    }
+    let args = Args::parse();
     let mut files = Vec::new();
-    for arg in &args {
-        if let Err(e) = collect(Path::new(arg), &mut files) {
-            eprintln!("{arg}: {e}");
+    for path in &args.paths {
+        if let Err(e) = collect(path, &mut files) {
+            eprintln!("{}: {e}", path.display());
             return ExitCode::FAILURE;
         }
     }
     let mut tallies: BTreeMap<(usize, String), Tally> = BTreeMap::new();
     let mut unreadable = 0;
     for file in &files {
-        if let Err(e) = count_game(file, list, &mut tallies) {
+        if let Err(e) = count_game(file, args.list, &mut tallies) {
             eprintln!("{}: {e}", file.display());
             unreadable += 1;
         }

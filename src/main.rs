@@ -27,12 +27,12 @@ struct Cli {
     command: Option<Subcommand>,
 
     /// Playing strength, calibrated on 9x9, 13x13 and 19x19 by handicap games, as a rank
-    /// (hoshi-level and --help show it): beginner (10k: intermediate's playouts on 9x9 and
+    /// (hoshi-level and --help show it): beginner (10k: intermediate's visits on 9x9 and
     /// 13x13, 200 with the policy network on 19x19, a move a few points worse than the best),
-    /// intermediate (7k, GNU Go level 10's strength: 1,000 playouts on 9x9, 2,000 on 13x13,
-    /// 100 with the network on 19x19) or expert (the top of each board's scale, 9d: every
-    /// thread, all the time it has, 1 s a move on 9x9, 3 s on 13x13, 6 s on 19x19 unless
-    /// --time, --playouts or a clock says otherwise). Other sizes play like the nearest of
+    /// intermediate (7k, GNU Go level 10's strength: 1,000 visits a move on 9x9, 2,000 on
+    /// 13x13, 100 with the network on 19x19) or expert (the top of each board's scale, 9d:
+    /// every thread, all the time it has, 1 s a move on 9x9, 3 s on 13x13, 6 s on 19x19
+    /// unless --time, --visits or a clock says otherwise). Other sizes play like the nearest of
     /// 9x9, 13x13 and 19x19, the smaller on a tie (up to 11x11 like 9x9, 12x12 to 16x16 like
     /// 13x13). GTP's hoshi-level tells and changes it during a game.
     #[arg(long, value_enum, default_value_t = Level::Expert)]
@@ -70,17 +70,17 @@ struct Cli {
     threads: Option<u16>,
 
     /// Visits (simulations through the tree) per move, overriding the level's budget; with
-    /// the playouts at the leaves, as by default, each visit plays one. `--visits` is the
+    /// the playouts at the leaves, as by default, each visit plays one. `--playouts` is the
     /// same option.
-    #[arg(long, alias = "visits")]
-    playouts: Option<u64>,
+    #[arg(long, alias = "playouts")]
+    visits: Option<u64>,
 
     /// Seconds per move, overriding the level's budget and the clock's share of its time
     /// (yet never more than a GTP clock has left: a move must not lose on time).
     #[arg(long, value_parser = parse::positive_seconds)]
     time: Option<Duration>,
 
-    /// Seed of the random choices [default: random]. With --playouts and --threads 1 the same
+    /// Seed of the random choices [default: random]. With --visits and --threads 1 the same
     /// seed plays the same moves; with a time budget or threads, timing varies the search.
     #[arg(long)]
     seed: Option<u64>,
@@ -121,10 +121,11 @@ struct Cli {
     params: Vec<(String, String)>,
 
     /// The network whose judgement guides the search on every board (a `.hnet` file: its
-    /// policy as the search's priors; a judge's value, score and ownership at every leaf), or
-    /// `none` to search without one [default: the networks built into hoshi: a judge of
-    /// their own on 9x9 and 13x13, the network trained on 9-dan games elsewhere]. Beginner
-    /// and intermediate take its advice on 19x19 only. `--policy-net` is the same option.
+    /// policy as the search's priors; a value network's value, score and ownership at every
+    /// leaf), or `none` to search without one [default: the networks built into hoshi: a
+    /// value network of their own on 9x9 and 13x13, the network trained on 9-dan games
+    /// elsewhere]. Beginner and intermediate take its advice on 19x19 only. `--policy-net`
+    /// is the same option.
     #[arg(long, value_name = "FILE|none", alias = "policy-net")]
     net: Option<PathBuf>,
 }
@@ -213,7 +214,7 @@ impl Cli {
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),
                 usize::from,
             ),
-            visits: self.playouts,
+            visits: self.visits,
             time: self.time,
             max_memory: usize::try_from(self.max_memory.saturating_mul(1 << 20))
                 .unwrap_or(usize::MAX),

@@ -41,12 +41,19 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
 
-    /// Playouts a position [default: 10,000 on 9x9, in proportion to the side on other
-    /// boards: 14,400 on 13x13, 21,100 on 19x19].
-    #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Visits (simulations through the tree) a position [default: 10,000 on 9x9, in
+    /// proportion to the side on other boards: 14,400 on 13x13, 21,100 on 19x19].
+    /// `--playouts` is the same option.
+    #[arg(
+        long = "visits",
+        alias = "playouts",
+        value_name = "VISITS",
+        conflicts_with = "time",
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
     pub playouts: Option<u64>,
 
-    /// Seconds a position, instead of a number of playouts.
+    /// Seconds a position, instead of a number of visits.
     #[arg(long, value_parser = parse::positive_seconds)]
     pub time: Option<Duration>,
 
@@ -63,7 +70,7 @@ pub struct AnalyzeArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub komi: Option<f64>,
 
-    /// Seed of the search [default: random]. With --playouts and --threads 1 the same seed
+    /// Seed of the search [default: random]. With --visits and --threads 1 the same seed
     /// gives the same review.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -289,7 +296,7 @@ impl Plan {
     /// a review can be repeated).
     fn describe(&self, game: &Game) -> String {
         let budget = match (self.budget.visits, self.budget.time) {
-            (Some(n), _) => format!("{n} playouts"),
+            (Some(n), _) => format!("{n} visits"),
             (None, Some(t)) => format!("{} s", t.as_secs_f64()),
             (None, None) => "no limit".into(),
         };

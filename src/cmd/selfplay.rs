@@ -7,9 +7,9 @@
 //! tool merges what they wrote. A shard resumes where it stopped: its finished games are
 //! kept, a game cut off in the middle is played again from its seed.
 //!
-//! Each game is the engine as it plays (the expert's search at a fixed number of playouts,
-//! its passing and resigning, its count of the end), except that its first moves are drawn
-//! among the good candidates by their playouts, so that games differ, and that a share of
+//! Each game is the engine as it plays (the expert's search at a fixed number of visits, its
+//! passing and resigning, its count of the end), except that its first moves are drawn
+//! among the good candidates by their visits, so that games differ, and that a share of
 //! the games never resigns, so that the training sees how resigned positions really end
 //! (Leela Zero and KataGo do both). Each move carries the search's visits of the root moves
 //! (`HV`: `N;pd:410 dd:88 ...`, N the visits in all, `tt` a pass, or an empty point over
@@ -43,13 +43,13 @@ pub struct SelfplayArgs {
     /// Board size.
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
     pub board: u8,
-    /// Playouts a move.
+    /// Visits (simulations through the tree) a move.
     #[arg(long, default_value_t = 800, value_parser = clap::value_parser!(u64).range(1..))]
     pub visits: u64,
     /// Komi of every game.
     #[arg(long, default_value_t = 7.5, allow_negative_numbers = true)]
     pub game_komi: f64,
-    /// Moves at the start drawn by their playouts [default: a twelfth of the points, 30 on
+    /// Moves at the start drawn by their visits [default: a twelfth of the points, 30 on
     /// 19x19, 6 on 9x9].
     #[arg(long)]
     pub opening_moves: Option<usize>,

@@ -1,6 +1,6 @@
 //! The match runner (`hoshi match`): the results table and resuming, the Elo and
 //! confidence-interval maths, the SGF records, and whole matches between small fake GTP
-//! engines (`examples/fake_engine.rs`) that pass, play scripted moves, crash, answer
+//! engines (`tests/helpers/fake_engine.rs`) that pass, play scripted moves, crash, answer
 //! garbage, play illegal moves or fall silent, and between real hoshi processes. One test
 //! plays GNU Go, and is ignored unless asked for by name (it needs GNU Go installed).
 
@@ -19,9 +19,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The command line of the fake GTP engine (`examples/fake_engine.rs`, which says what its
-/// options do): `cargo test` builds it into `target/<profile>/examples/`, beside the
-/// `deps/` directory that holds this test binary.
+/// The command line of the fake GTP engine (`tests/helpers/fake_engine.rs`, which says what
+/// its options do; Cargo.toml makes it an example): `cargo test` builds it into
+/// `target/<profile>/examples/`, beside the `deps/` directory that holds this test binary.
 fn fake_engine() -> String {
     let exe = std::env::current_exe().expect("the test binary's path");
     let path = exe

@@ -12,8 +12,7 @@ const PATIENCE: Duration = Duration::from_secs(30);
 
 #[test]
 fn a_two_mebibyte_line_is_refused_and_the_next_command_answered() {
-    let mut child =
-        common::spawn_hoshi(&["--size", "9", "--playouts", "50"], &std::env::temp_dir());
+    let mut child = common::spawn_hoshi(&["--size", "9", "--visits", "50"], &std::env::temp_dir());
     let mut stdin = child.stdin.take().expect("stdin");
     let lines = common::lines_of(child.stdout.take().expect("stdout"));
     // Written by a thread of its own: the engine answers while the long line is sent.

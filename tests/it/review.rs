@@ -50,7 +50,7 @@ fn review(dir: &Path, game: &str, playouts: &str) -> String {
 fn review_with(dir: &Path, game: &str, playouts: &str, net: &str) -> String {
     let input = dir.join("game.sgf");
     fs::write(&input, game).expect("game written");
-    let args = [input.to_str().expect("path"), "--playouts", playouts];
+    let args = [input.to_str().expect("path"), "--visits", playouts];
     let args = [&args[..], &["--threads", "1", "--seed", "1"]].concat();
     let options = if net == "builtin" {
         vec![]
@@ -173,7 +173,7 @@ fn every_move_gets_a_win_rate_and_a_comment_and_the_blunder_is_flagged() {
 
     // The root sums up: the blunder is Black's largest loss.
     let summary = property(&nodes[0], "C").expect("root comment");
-    assert!(summary.contains("2000 playouts a position"), "{summary}");
+    assert!(summary.contains("2000 visits a position"), "{summary}");
     let black = summary
         .lines()
         .find(|l| l.starts_with("Black: "))
