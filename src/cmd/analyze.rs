@@ -83,7 +83,7 @@ pub const MISTAKE: f64 = 0.10;
 
 /// A loss of the mover's score lead above this many points also marks the move as a
 /// mistake (KaTrain's threshold for its "mistake" colour). Where one side is far ahead the
-/// win rate hardly moves, and a judge's win rate, sure of itself, stays near 0 or 1 through
+/// win rate hardly moves, and a value network's win rate, sure of itself, stays near 0 or 1 through
 /// a move that gives away a group: the points lost still show it.
 pub const MISTAKE_POINTS: f64 = 6.0;
 

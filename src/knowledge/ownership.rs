@@ -57,7 +57,7 @@ impl OwnershipMap {
 
     /// Adds one judged end without a final board: Black's ownership of each vertex from -1
     /// to +1 in vertex order ([`Geometry::vertex_index`]), and Black's margin, where the
-    /// judge knows them.
+    /// evaluator knows them.
     pub fn record_judgement(&mut self, black_ownership: Option<&[f32]>, margin: Option<f64>) {
         if let Some(ownership) = black_ownership {
             for (p, &x) in self.geometry.points().zip(ownership) {
@@ -75,7 +75,7 @@ impl OwnershipMap {
         self.scored_ends += 1;
     }
 
-    /// Ends recorded (a judge that gives only ownership or only a margin gives it to every
+    /// Ends recorded (an evaluator that gives only ownership or only a margin gives it to every
     /// end alike).
     pub fn ends(&self) -> u64 {
         self.owned_ends.max(self.scored_ends)

@@ -220,7 +220,7 @@ pub struct NetValue {
     /// ahead or far behind (a handicap game) needs. The centre is the network's lead at the
     /// search's root, taken once a search; kept subtrees were counted around the last one.
     /// Where `w + d` exceeds 1 both are scaled down to sum to 1. 0 by default: at 0.2 the
-    /// 9x9 judge won 196 of 500 games against KataGo b6c96 at 32 visits where it won 287 of
+    /// 9x9 value network won 196 of 500 games against KataGo b6c96 at 32 visits where it won 287 of
     /// 800 without (docs/benchmarks.md, "The teacher's search as the teacher, and the score
     /// around the lead"), not a measurable difference; handicap games were not measured.
     pub dynamic_score_utility: f64,
@@ -232,7 +232,7 @@ pub struct NetValue {
     pub dynamic_score_zero_weight: f64,
     /// Whether the network reads each position in a symmetry of its own
     /// ([`crate::net::Evaluator::vary_symmetry`], as Leela Zero and KataGo do). Off: with
-    /// the 9x9 judge at 400 visits it won 195 of 500 games against KataGo b6c96 at 32
+    /// the 9x9 value network at 400 visits it won 195 of 500 games against KataGo b6c96 at 32
     /// visits where reading positions as they stand won 178 of 500 (docs/benchmarks.md,
     /// "Searching wider: PUCT's first-play urgency and exploration with the 9x9 judge"),
     /// not a measurable difference.

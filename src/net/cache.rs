@@ -12,7 +12,7 @@
 //! one), a new entry replacing the old one in its slot. Its size is fixed when it is made:
 //! the slots fill as the search uses them, and then the memory stays what it is.
 
-use super::{Evaluator, Output};
+use super::{Evaluator, Output, Symmetry};
 use crate::coord::Move;
 use crate::game::{Position, Terms};
 use std::collections::hash_map::DefaultHasher;
@@ -152,6 +152,9 @@ pub struct Cached {
     cache: Arc<Cache>,
     /// What the network reads of the moves and boards before a position.
     reads: Reads,
+    /// The symmetry every position is read in, when one is fixed ([`Evaluator::read_in`]):
+    /// its outputs are kept apart from the others'.
+    fixed: Option<Symmetry>,
     keys: Vec<u64>,
 }
 
@@ -161,6 +164,7 @@ impl Cached {
             inner,
             cache,
             reads,
+            fixed: None,
             keys: Vec::with_capacity(2),
         }
     }
@@ -171,7 +175,10 @@ impl Evaluator for Cached {
     fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
         outputs.clear();
         self.keys.clear();
-        let position_hash = Cache::position_hash(position, self.reads);
+        let mut position_hash = Cache::position_hash(position, self.reads);
+        if let Some(symmetry) = self.fixed {
+            position_hash.write_u8(1 + symmetry.number());
+        }
         let keys = komis.iter().map(|&k| Cache::with_komi(&position_hash, k));
         self.keys.extend(keys);
         for &key in &self.keys {
@@ -191,6 +198,14 @@ impl Evaluator for Cached {
 
     fn vary_symmetry(&mut self) {
         self.inner.vary_symmetry();
+    }
+
+    fn read_in(&mut self, symmetry: Symmetry) -> bool {
+        let fixed = self.inner.read_in(symmetry);
+        if fixed {
+            self.fixed = Some(symmetry);
+        }
+        fixed
     }
 }
 

@@ -11,8 +11,13 @@
 //! its content and hands the network on as a [`SharedNet`].
 
 pub mod cache;
+#[cfg(test)]
+pub(crate) mod contract;
 pub mod hnet;
 pub mod kernels;
+pub mod symmetry;
+
+pub use symmetry::Symmetry;
 
 use crate::game::{Game, Position, PositionFacts};
 use std::fmt;
@@ -84,6 +89,13 @@ pub trait Evaluator: Send {
     /// repeatable. A network without symmetric readings keeps reading positions as they
     /// stand.
     fn vary_symmetry(&mut self) {}
+
+    /// From now on, read every position in `symmetry` and turn the maps back onto the board
+    /// (KataGo's `kata-raw-nn SYMMETRY`, the contract tests of every format). `false`, and
+    /// nothing changed, for a network that reads positions only as they stand.
+    fn read_in(&mut self, _symmetry: Symmetry) -> bool {
+        false
+    }
 
     /// [`Evaluator::evaluate`] by one komi.
     fn evaluate_one(&mut self, position: &Position<'_>, komi: f64) -> Arc<Output> {

@@ -86,7 +86,7 @@ pub const INTERMEDIATE: Rank = Rank::kyu(7);
 /// at the small boards' dan ranks (2026-12-03)"). Expert is beyond the scale: 1k taking two
 /// stones, twelve ranks by the table, hardly ever won, so it is named the scale's top, 9d
 /// (docs/benchmarks.md, "The top of the scale (2026-12-03)"). It has played with the board's
-/// built-in judge since, which beat the expert before it 31 of 40 (docs/benchmarks.md, "The
+/// built-in value network since, which beat the expert before it 31 of 40 (docs/benchmarks.md, "The
 /// judges as expert's default on 9x9 and 13x13 (2026-12-06)"): further beyond.
 const LADDER_9: [Rung; 10] = [
     Rung::counted(Rank::kyu(30), 1_000, false, 0.0, 1.0).losing(8.0),
@@ -111,7 +111,7 @@ const LADDER_9: [Rung; 10] = [
 /// 19x19, and Pachi at the small boards' dan ranks (2026-12-03)"). Expert is beyond the
 /// scale, as on 9x9: 2k taking four stones never won (docs/benchmarks.md, "Dan links,
 /// 13x13's expert, and the anchors at a handicap on 19x19 (2026-12-03)"). It is named the
-/// top, 9d. It plays with the board's built-in judge, as on 9x9 (docs/benchmarks.md, "The
+/// top, 9d. It plays with the board's built-in value network, as on 9x9 (docs/benchmarks.md, "The
 /// judges as expert's default on 9x9 and 13x13 (2026-12-06)").
 const LADDER_13: [Rung; 10] = [
     Rung::counted(Rank::kyu(30), 2_000, false, 0.0, 1.0).losing(8.0),

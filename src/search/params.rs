@@ -108,7 +108,7 @@ pub struct Puct {
     pub exploration: f64,
     /// The first-play urgency's reduction (Leela Zero's `cfg_fpu_reduction`, 0.25 there;
     /// KataGo's `fpuReductionMax`, 0.2 on its utilities from −1 to 1, is 0.1 on win rates).
-    /// 0.1 won 190 of 300 games against 0.25 with the 9x9 judge at 400 visits a move
+    /// 0.1 won 190 of 300 games against 0.25 with the 9x9 value network at 400 visits a move
     /// (docs/benchmarks.md, "Searching wider: PUCT's first-play urgency and exploration with
     /// the 9x9 judge"): a student's policy misses good moves that a harsher urgency never
     /// tries.

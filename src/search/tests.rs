@@ -308,12 +308,12 @@ fn a_late_source_speaks_once_at_the_root_and_a_kept_tree_keeps_its_priors() {
 
 /// A late source that judges positions, not moves: lost for the side to move when Black
 /// has a stone on C3, won otherwise.
-struct C3Judge {
+struct C3Verdict {
     games: f64,
     lost: bool,
 }
 
-impl PriorSource for C3Judge {
+impl PriorSource for C3Verdict {
     fn timing(&self) -> Timing {
         Timing::After(16)
     }
@@ -338,7 +338,7 @@ struct Judged(f64);
 impl Knowledge for Judged {
     fn for_thread(&self, _size: usize, _seed: u64) -> ThreadKnowledge {
         ThreadKnowledge {
-            priors: vec![Box::new(C3Judge {
+            priors: vec![Box::new(C3Verdict {
                 games: self.0,
                 lost: false,
             })],
@@ -359,7 +359,7 @@ fn a_late_sources_judgement_of_a_position_is_its_nodes_prior() {
     let result = search.run(&game, Color::Black, budget, &AtomicBool::new(false));
     assert_eq!(
         result.best, c3,
-        "the judge's 200 games outweigh the even playouts"
+        "the verdict's 200 games outweigh the even playouts"
     );
     // Two passes end a few lines deep in the tree, counted on the board: not quite 0.5.
     let shown = find(&result, c3).winrate;

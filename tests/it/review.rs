@@ -189,12 +189,12 @@ fn every_move_gets_a_win_rate_and_a_comment_and_the_blunder_is_flagged() {
     fs::remove_dir_all(&dir).ok();
 }
 
-/// The built-in 9x9 judge reviews the same game with its value at every leaf: it counts the
+/// The built-in 9x9 value network reviews the same game with its value at every leaf: it counts the
 /// 1-1 point as a loss of ground, after which White leads by more than the two stones. Black
 /// was far behind already, so the win rate lost is small; the points lost flag it.
 #[test]
-fn the_judge_sees_the_blunder_too() {
-    let dir = scratch("judge");
+fn the_value_network_sees_the_blunder_too() {
+    let dir = scratch("value-network");
     let text = review_with(&dir, BLUNDER_GAME, "1000", "builtin");
     let nodes = nodes(&text);
     assert_eq!(nodes.len(), 13, "{text}");

@@ -1,7 +1,7 @@
 //! A soak test of one long-lived engine: the real `hoshi` binary, its search tree capped at
 //! 64 MiB, plays 200 games of 9x9 against itself in one process (`clear_board`, then
 //! `genmove b` / `genmove w` until two passes, a resignation or 200 moves; expert, with the
-//! board's built-in judge at every leaf, 100 visits a move), then analyses
+//! board's built-in value network at every leaf, 100 visits a move), then analyses
 //! the empty board (`lz-analyze`, stopped by the next command) for at least 20 s and until
 //! its memory stops growing: the tree is full. Its resident memory (`VmRSS` in
 //! `/proc/PID/status`, so Linux only) must stay flat from game 20 to game 200, and under the

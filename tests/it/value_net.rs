@@ -49,7 +49,7 @@ fn value_net_matches_the_training_code() {
 }
 
 /// The side to move's judgement by Black's area komi `komi`, through the one interface.
-fn judge(net: &SharedNet, game: &Game, color: Color, komis: &[f64]) -> Vec<Arc<Output>> {
+fn evaluate(net: &SharedNet, game: &Game, color: Color, komis: &[f64]) -> Vec<Arc<Output>> {
     let reads = (net.network().history(), net.network().earlier_boards());
     let facts = PositionFacts::of(game, color, reads.0, reads.1);
     let position = facts.position(game.board(), color);
@@ -78,7 +78,7 @@ fn the_evaluator_gives_the_value_for_the_side_to_move() {
     let recent: Vec<Move> = game.recent_moves(features::HISTORY).collect();
     let mut ws = net.workspace(9, 1);
     for (color, mover_komi) in [(Color::Black, -6.5), (Color::White, 6.5)] {
-        let outputs = judge(&shared, &game, color, &[6.5]);
+        let outputs = evaluate(&shared, &game, color, &[6.5]);
         let mut bytes = vec![0; 81];
         features::encode(game.board(), color, &recent, &mut bytes);
         let (mut logits, mut expected) = (vec![0.0; 81], [0.0]);
@@ -93,8 +93,8 @@ fn the_evaluator_gives_the_value_for_the_side_to_move() {
         ));
         assert_eq!(outputs[0].policy, policy, "{color:?}");
         assert_eq!(outputs[0].value, Some(expected[0]), "{color:?}");
-        let both = judge(&shared, &game, color, &[0.5, 6.5]);
-        let alone = judge(&shared, &game, color, &[0.5]);
+        let both = evaluate(&shared, &game, color, &[0.5, 6.5]);
+        let alone = evaluate(&shared, &game, color, &[0.5]);
         assert_eq!(both[0].value, alone[0].value, "{color:?}");
         assert_eq!(both[1].value, outputs[0].value, "{color:?}");
         assert_ne!(both[0].value, both[1].value, "the komi counts");
@@ -109,7 +109,7 @@ fn a_policy_network_gives_no_value() {
     let shared = SharedNet::new(net);
     assert!(!shared.heads().value);
     let game = Game::new(13, Ruleset::FRENCH, 7.5).expect("a game");
-    let output = &judge(&shared, &game, Color::Black, &[7.5])[0];
+    let output = &evaluate(&shared, &game, Color::Black, &[7.5])[0];
     assert_eq!(output.value, None);
     let sum: f32 = output.policy.iter().sum();
     assert!((sum - 1.0).abs() < 1e-4, "the policy sums to {sum}");
@@ -135,7 +135,7 @@ fn hoshi_evaluate_shows_the_value_of_the_position() {
     let mut game = Game::new(9, Ruleset::FRENCH, 6.5).expect("a 9x9 game");
     let e5 = game.board().geometry().parse_point("E5").expect("E5");
     game.play(Color::Black, Move::Play(e5)).expect("legal");
-    let value = judge(&net, &game, Color::White, &[6.5])[0]
+    let value = evaluate(&net, &game, Color::White, &[6.5])[0]
         .value
         .expect("a value");
     let lines: Vec<&str> = answer.lines().collect();
@@ -176,7 +176,7 @@ fn the_embedded_network_sees_nine_stones_ahead() {
     assert!(net.heads().value, "{net:?}");
     let empty = Game::new(19, Ruleset::FRENCH, 7.5).expect("a game");
     for color in [Color::Black, Color::White] {
-        let value = judge(&net, &empty, color, &[7.5])[0].value;
+        let value = evaluate(&net, &empty, color, &[7.5])[0].value;
         let value = value.expect("a value");
         assert!(
             (0.4..0.6).contains(&value),
@@ -186,18 +186,22 @@ fn the_embedded_network_sees_nine_stones_ahead() {
     let mut game = Game::new(19, Ruleset::FRENCH, 0.5).expect("a game");
     let stones = hoshi::handicap::fixed(19, 9).expect("nine stones");
     game.set_handicap(&stones).expect("an empty board");
-    let value = |color| judge(&net, &game, color, &[0.5])[0].value.expect("a value");
+    let value = |color| {
+        evaluate(&net, &game, color, &[0.5])[0]
+            .value
+            .expect("a value")
+    };
     let (black, white) = (value(Color::Black), value(Color::White));
     assert!(black > 0.8, "Black with nine stones: {black}");
     assert!(white < 0.3, "White against nine stones: {white}");
 }
 
 /// A version 3 network (pooled blocks, a value head with the score and ownership outputs)
-/// against PyTorch's on `tests/fixtures/judge-net/`: logits, value, score lead and ownership
+/// against PyTorch's on `tests/fixtures/score-net/`: logits, value, score lead and ownership
 /// to 1e-4 (the score, in points, relative to the larger of 1 and PyTorch's).
 #[test]
-fn judge_net_matches_the_training_code() {
-    let (net, cases) = load_fixture("judge-net");
+fn score_net_matches_the_training_code() {
+    let (net, cases) = load_fixture("score-net");
     assert!(net.has_score() && net.has_ownership() && net.pooled_blocks() > 0);
     let mut ws = net.workspace(19, 1);
     let mut leads = Vec::new();
@@ -257,15 +261,15 @@ fn judge_net_matches_the_training_code() {
 /// point or two either way), nine handicap stones at komi 0.5 lost for White by tens of
 /// points. A file that learnt nothing, or reads its outputs from the wrong side, fails.
 #[test]
-fn the_shipped_judges_see_the_empty_board_close_and_nine_stones_lost() {
+fn the_shipped_value_networks_see_the_empty_board_close_and_nine_stones_lost() {
     for (file, channels) in [("value-19x19.hnet", 32), ("value-19x19-6x64.hnet", 64)] {
         judges_as_a_go_player_would(file, channels);
     }
 }
 
-/// An engine playing with `weights/FILE`, a judge with every head and two pooled blocks, of
+/// An engine playing with `weights/FILE`, a value network with every head and two pooled blocks, of
 /// `channels` channels.
-fn engine_with_judge(file: &str, channels: usize) -> hoshi::engine::Engine {
+fn engine_with_value_network(file: &str, channels: usize) -> hoshi::engine::Engine {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("weights")
         .join(file);
@@ -285,7 +289,7 @@ fn number(answer: &str, key: &str) -> f64 {
 }
 
 fn judges_as_a_go_player_would(file: &str, channels: usize) {
-    let mut engine = engine_with_judge(file, channels);
+    let mut engine = engine_with_value_network(file, channels);
     let answers = crate::common::gtp_answers(&mut engine, "boardsize 19\nhoshi-evaluate\n");
     let empty = &answers[1];
     assert!(empty.starts_with("= to_move B"), "{empty}");
@@ -300,28 +304,28 @@ fn judges_as_a_go_player_would(file: &str, channels: usize) {
     assert!(number(nine, "score_lead") < -20.0, "{nine}");
 }
 
-/// `weights/value-9x9.hnet`, the 9x9 judge that learnt KataGo b6c96's judgement of hoshi's
+/// `weights/value-9x9.hnet`, the 9x9 value network that learnt KataGo b6c96's judgement of hoshi's
 /// self-play, reads with every head and judges as a player would: the empty 9x9 board at
 /// komi 7.5 about even (a point or two either way), four handicap stones at komi 0.5 lost
 /// for White by many points.
 #[test]
-fn the_9x9_judge_sees_the_empty_board_even_and_four_stones_lost() {
-    small_board_judge_as_a_player_would("value-9x9.hnet", 9, 0.25);
+fn the_9x9_value_network_sees_the_empty_board_even_and_four_stones_lost() {
+    small_board_value_network_judges_as_a_player_would("value-9x9.hnet", 9, 0.25);
 }
 
-/// `weights/value-13x13.hnet`, the 19x19 judge carried to 13x13 by KataGo b6c96's judgement
+/// `weights/value-13x13.hnet`, the 19x19 value network carried to 13x13 by KataGo b6c96's judgement
 /// of its own 13x13 games, judges as a player would: the empty board about even, four
 /// handicap stones at komi 0.5 lost for White by many points.
 #[test]
-fn the_13x13_judge_sees_the_empty_board_even_and_four_stones_lost() {
-    small_board_judge_as_a_player_would("value-13x13.hnet", 13, 0.3);
+fn the_13x13_value_network_sees_the_empty_board_even_and_four_stones_lost() {
+    small_board_value_network_judges_as_a_player_would("value-13x13.hnet", 13, 0.3);
 }
 
-/// The judge of `weights/FILE` on a `size` board: the empty board at komi 7.5 about even, and
+/// The value network of `weights/FILE` on a `size` board: the empty board at komi 7.5 about even, and
 /// after four handicap stones at komi 0.5, White's win rate below `value_below` and its lead
 /// below -10 points.
-fn small_board_judge_as_a_player_would(file: &str, size: usize, value_below: f64) {
-    let mut engine = engine_with_judge(file, 32);
+fn small_board_value_network_judges_as_a_player_would(file: &str, size: usize, value_below: f64) {
+    let mut engine = engine_with_value_network(file, 32);
     let answers = crate::common::gtp_answers(
         &mut engine,
         &format!("boardsize {size}\nhoshi-evaluate\nkomi 0.5\nfixed_handicap 4\nhoshi-evaluate\n"),

@@ -2,12 +2,11 @@
 //! thread asks about positions, which encodes them, reads them in a symmetry, runs the
 //! forward pass and the value head once a komi, and turns the logits into probabilities.
 
-use super::symmetry::Symmetry;
 use super::{features, Model, ValueOutput, Workspace};
 use crate::coord::{Color, Move};
 use crate::game::Position;
 use crate::net::kernels::linalg::softmax_over;
-use crate::net::{Evaluator, Heads, Network, Output};
+use crate::net::{Evaluator, Heads, Network, Output, Symmetry};
 use std::sync::Arc;
 
 impl Network for Model {
@@ -51,7 +50,7 @@ impl Network for Model {
             turned: Vec::new(),
             turned_logits: Vec::new(),
             recent: Vec::with_capacity(features::HISTORY),
-            vary: false,
+            reading: Reading::AsItStands,
         })
     }
 }
@@ -68,8 +67,18 @@ pub struct HnetEvaluator {
     turned_logits: Vec<f32>,
     /// The moves the features read, without their colours.
     recent: Vec<Move>,
-    /// Whether positions are read in a symmetry of their own.
-    vary: bool,
+    /// In which symmetry positions are read.
+    reading: Reading,
+}
+
+/// In which symmetry an evaluator reads positions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Reading {
+    AsItStands,
+    /// Each in one of its own ([`Evaluator::vary_symmetry`]).
+    Varied,
+    /// Every one in this one ([`Evaluator::read_in`]).
+    Fixed(Symmetry),
 }
 
 impl Evaluator for HnetEvaluator {
@@ -81,10 +90,10 @@ impl Evaluator for HnetEvaluator {
         let (model, to_move) = (self.model, position.to_move);
         let size = position.board.size();
         self.encode(position);
-        let symmetry = if self.vary {
-            Symmetry::of(position)
-        } else {
-            Symmetry::IDENTITY
+        let symmetry = match self.reading {
+            Reading::AsItStands => Symmetry::IDENTITY,
+            Reading::Varied => Symmetry::of(position),
+            Reading::Fixed(symmetry) => symmetry,
         };
         self.forward(size, symmetry);
         // The ownership does not depend on the komi: one map serves every output.
@@ -120,7 +129,12 @@ impl Evaluator for HnetEvaluator {
     }
 
     fn vary_symmetry(&mut self) {
-        self.vary = true;
+        self.reading = Reading::Varied;
+    }
+
+    fn read_in(&mut self, symmetry: Symmetry) -> bool {
+        self.reading = Reading::Fixed(symmetry);
+        true
     }
 }
 

@@ -20,7 +20,6 @@ mod forward;
 mod model;
 mod planes;
 mod random;
-mod symmetry;
 mod value;
 mod weights;
 mod workspace;

@@ -1,6 +1,7 @@
 //! The forward pass against a naive convolution written straight from `docs/policy-net.md`
 //! (the value head's pooling too), the two kernel copies against each other, batches against
-//! single positions, the weights file's errors, and the old names of renamed files.
+//! single positions, the weights file's errors, and the interface's contract
+//! (`crate::net::contract`) on the shipped networks and random ones with every head.
 
 use super::format::{Shape, HEADER_BYTES, HEADER_V2_BYTES, HEADER_V3_BYTES, MAGIC};
 use super::*;
@@ -664,4 +665,82 @@ fn zero_pooling_leaves_the_block_as_it_was() {
     assert_ne!(la, lc, "pooling weights change the logits");
     assert!(oa.iter().all(|o| (-1.0..=1.0).contains(o)));
     assert!(ja.score_lead.is_some());
+}
+
+/// What the `.hnet` format itself computes for `position` by `komi`, without the evaluator:
+/// the features, the batch forward pass with the value (`Model::forward_value`), the value
+/// head again for the score and the ownership, the softmax over the playable points.
+fn own_forward_pass(
+    model: &Model,
+    position: &crate::game::Position<'_>,
+    komi: f64,
+) -> crate::net::Output {
+    use crate::coord::Color;
+    use crate::net::kernels::linalg::softmax_over;
+    let size = position.board.size();
+    let area = size * size;
+    let moves: Vec<_> = position.recent.iter().map(|p| p.mv).collect();
+    let mut input = vec![0; area];
+    features::encode(position.board, position.to_move, &moves, &mut input);
+    let mut ws = model.workspace(size, 1);
+    let mut logits = vec![0.0; area];
+    let mover_komi = match position.to_move {
+        Color::White => komi as f32,
+        Color::Black => -komi as f32,
+    };
+    let mut value = [0.0];
+    let judged = model.has_value().then(|| {
+        let inputs = [input.as_slice()];
+        model.forward_value(
+            size,
+            &inputs,
+            &[mover_komi],
+            &mut ws,
+            &mut logits,
+            &mut value,
+        );
+        let mut ownership = model.has_ownership().then(|| vec![0.0; area]);
+        let head = model.evaluate_value(size, &mut ws, mover_komi, ownership.as_deref_mut());
+        (head, ownership)
+    });
+    if judged.is_none() {
+        model.forward(size, &[&input], &mut ws, &mut logits);
+    }
+    let mut policy = vec![0.0; area];
+    softmax_over(&logits, |i| features::is_playable(input[i]), &mut policy);
+    let (head, ownership) = judged.map_or((None, None), |(h, o)| (Some(h), o));
+    crate::net::Output {
+        policy,
+        pass: None,
+        value: head.map(|_| value[0]),
+        score_lead: head.and_then(|h| h.score_lead),
+        ownership,
+    }
+}
+
+/// The shipped networks and random ones of every version and head keep the interface's
+/// contract.
+#[test]
+fn every_hnet_network_keeps_the_interface_contract() {
+    let random = [
+        Weights::random(8, 2, 11),
+        Weights::random_with_value(8, 2, 4, 8, 12),
+        Weights::random_value_network(8, 3, 0b10, 4, 8, 13),
+    ];
+    let nets = [
+        embedded(),
+        embedded_value_network(9).expect("a 9x9 value network"),
+    ]
+    .into_iter()
+    .chain(
+        random
+            .iter()
+            .map(|w| Model::from_weights(w).expect("valid weights")),
+    );
+    for model in nets {
+        let model: &'static Model = Box::leak(Box::new(model));
+        let own =
+            |position: &crate::game::Position<'_>, komi| own_forward_pass(model, position, komi);
+        crate::net::contract::keeps_the_contract(crate::net::SharedNet::new(model.clone()), &own);
+    }
 }

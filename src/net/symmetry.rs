@@ -1,27 +1,38 @@
-//! The eight symmetries of the square, in which the evaluator may read a position (Leela
-//! Zero's and KataGo's random symmetry; [`crate::net::Evaluator::vary_symmetry`]).
+//! The eight symmetries of the square, in which an evaluator may read a position (Leela
+//! Zero's and KataGo's random symmetry, [`crate::net::Evaluator::vary_symmetry`]; KataGo's
+//! `kata-raw-nn SYMMETRY`, [`crate::net::Evaluator::read_in`]): any format that reads a
+//! board as a grid reads it in these.
 
 use crate::coord::Move;
 use crate::game::{Played, Position};
 
-/// One of the 8 symmetries of the square (the network learnt all of them: `train/train.py`
-/// draws one for every sample): bit 0 mirrors the columns, bit 1 the rows, bit 2 then swaps
-/// rows and columns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Symmetry(u8);
+/// One of the 8 symmetries of the square (networks learn all of them: hoshi's
+/// `train/train.py` and KataGo's training draw one for every sample): bit 0 mirrors the
+/// columns, bit 1 the rows, bit 2 then swaps rows and columns (KataGo numbers them alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Symmetry(u8);
 
 impl Symmetry {
     /// The one that leaves the board as it is.
-    pub(super) const IDENTITY: Symmetry = Symmetry(0);
+    pub const IDENTITY: Symmetry = Symmetry(0);
 
-    /// All eight.
-    #[cfg(test)]
-    fn all() -> impl Iterator<Item = Symmetry> {
+    /// All eight, by their numbers 0 to 7.
+    pub fn all() -> impl Iterator<Item = Symmetry> {
         (0..8).map(Symmetry)
     }
 
+    /// Its number, 0 to 7.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The symmetry numbered `n` (0 to 7), as `kata-raw-nn` names them.
+    pub fn numbered(n: u8) -> Option<Symmetry> {
+        (n < 8).then_some(Symmetry(n))
+    }
+
     /// Where the point at `index` (row by row, `size` a row) goes.
-    pub(super) fn map(self, size: usize, index: usize) -> usize {
+    pub fn map(self, size: usize, index: usize) -> usize {
         let (mut row, mut col) = (index / size, index % size);
         if self.0 & 1 != 0 {
             col = size - 1 - col;
@@ -36,7 +47,7 @@ impl Symmetry {
     }
 
     /// A map read in this symmetry (`turned`), back in the board's own order into `out`.
-    pub(super) fn turn_back<T: Copy>(self, size: usize, turned: &[T], out: &mut [T]) {
+    pub fn turn_back<T: Copy>(self, size: usize, turned: &[T], out: &mut [T]) {
         for (i, slot) in out.iter_mut().enumerate() {
             *slot = turned[self.map(size, i)];
         }
@@ -44,7 +55,7 @@ impl Symmetry {
 
     /// The symmetry `position` is read in: one of the 8 by its stones, the side to move and
     /// the last move, so that a position is always read alike and positions' readings vary.
-    pub(super) fn of(position: &Position<'_>) -> Symmetry {
+    pub fn of(position: &Position<'_>) -> Symmetry {
         let mut hash = position.board.hash() ^ position.to_move.index() as u64;
         if let Some(Played {
             mv: Move::Play(p), ..
