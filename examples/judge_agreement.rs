@@ -220,13 +220,7 @@ struct Args {
 
 /// `KEY=VALUE`, checked against hoshi's parameters.
 fn parse_param(text: &str) -> Result<(String, String), String> {
-    let (key, value) = text
-        .split_once('=')
-        .ok_or_else(|| format!("expected KEY=VALUE, not {text:?}"))?;
-    Params::default()
-        .set(key, value)
-        .map_err(|why| why.to_string())?;
-    Ok((key.to_string(), value.to_string()))
+    Params::parse_setting(text)
 }
 
 impl Args {

@@ -83,7 +83,8 @@ impl Settings {
 /// The network's own view of a position ([`Engine::network_view`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetworkView {
-    /// The legal moves of the side to move with their probabilities, most probable first.
+    /// The legal moves of the side to move with their probabilities, most probable first,
+    /// the pass among them where the network rates it.
     pub policy: Vec<(Move, f32)>,
     /// The side to move's winning chances, when the network has a value head.
     pub value: Option<f32>,
@@ -499,6 +500,7 @@ impl Engine {
             .points()
             .map(|p| (Move::Play(p), output.policy[geometry.vertex_index(p)]))
             .filter(|&(mv, _)| self.game.is_legal(color, mv))
+            .chain(output.pass.map(|p| (Move::Pass, p)))
             .collect();
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));
         Some(NetworkView {

@@ -175,13 +175,7 @@ fn parse_fraction(text: &str) -> Result<f64, BadFraction> {
 
 /// `KEY=VALUE`, the key a parameter and the value one it takes ([`Params::set`]).
 fn parse_param(text: &str) -> Result<(String, String), String> {
-    let (key, value) = text
-        .split_once('=')
-        .ok_or_else(|| format!("expected KEY=VALUE, not {text:?}"))?;
-    Params::default()
-        .set(key, value)
-        .map_err(|why| why.to_string())?;
-    Ok((key.to_string(), value.to_string()))
+    Params::parse_setting(text)
 }
 
 impl Cli {

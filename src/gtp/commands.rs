@@ -525,7 +525,7 @@ fn parameters(engine: &Engine) -> Vec<(String, &'static str, String)> {
         ),
         (
             kind("string"),
-            "playouts",
+            "visits",
             s.player.visits.unwrap_or(0).to_string(),
         ),
         (
@@ -549,7 +549,8 @@ fn set_parameter(engine: &mut Engine, key: &str, value: &str) -> Reply {
         "level" => return hoshi_level(engine, &[value.to_string()]),
         "rank" => return hoshi_rank(engine, &[value.to_string()]),
         "rules" => return set_rules(engine, value),
-        "playouts" => {
+        // `playouts` is the key's name before it counted visits, kept for saved settings.
+        "visits" | "playouts" => {
             let n = args::int(value)? as u64;
             engine.reconfigure(|s| s.player.visits = (n > 0).then_some(n));
         }

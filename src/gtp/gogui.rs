@@ -111,7 +111,9 @@ pub fn policy_gfx(engine: &mut Engine, args: &[String]) -> Reply {
     let top = moves.first().map_or(0.0, |m| m.1).max(f32::MIN_POSITIVE);
     let mut influence = String::from("INFLUENCE");
     let mut labels = String::from("LABEL");
-    for (k, &(mv, p)) in moves.iter().enumerate() {
+    // The board shows points; a pass the network rates is named in the status bar only.
+    let points = moves.iter().filter(|(mv, _)| *mv != Move::Pass);
+    for (k, &(mv, p)) in points.enumerate() {
         if p / top >= 0.01 {
             let _ = write!(influence, " {} {:.2}", g.move_name(mv), p / top);
         }

@@ -256,6 +256,18 @@ impl Params {
         FIELDS.iter().map(|f| (f.key, (f.get)(self))).collect()
     }
 
+    /// `KEY=VALUE` as a command line writes a setting (`--param`), checked: the key a
+    /// parameter and the value one it takes. The error says what is wrong in words.
+    pub fn parse_setting(text: &str) -> Result<(String, String), String> {
+        let (key, value) = text
+            .split_once('=')
+            .ok_or_else(|| format!("expected KEY=VALUE, not {text:?}"))?;
+        Params::default()
+            .set(key, value)
+            .map_err(|why| why.to_string())?;
+        Ok((key.to_string(), value.to_string()))
+    }
+
     /// The kind of value the parameter `key` takes.
     pub fn kind(key: &str) -> Result<Kind, ParamError> {
         Ok((field(key)?.kind)(&Params::default()))

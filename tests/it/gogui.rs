@@ -152,7 +152,7 @@ fn parameters_take_effect_and_bad_ones_change_nothing() {
     );
     let table = &answers[6];
     for line in [
-        "[string] playouts 300",
+        "[string] visits 300",
         "[string] threads 2",
         "[bool] live_gfx 1",
         "[bool] ponder 0",
