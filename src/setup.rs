@@ -292,14 +292,6 @@ impl Workshop {
         }
     }
 
-    pub fn nets(&self) -> NetChoice {
-        self.nets
-    }
-
-    pub fn tuning(&self) -> &Tuning {
-        &self.tuning
-    }
-
     /// The network a `size`×`size` board plays with, where its knowledge takes one.
     pub fn network(&self, size: usize) -> Option<SharedNet> {
         self.tuning.network(self.nets, size)
