@@ -140,7 +140,7 @@ impl Evaluator for HnetEvaluator {
 
 /// The komi the side to move receives, which the network reads: Black's area komi for
 /// White, its negation for Black.
-fn mover_komi(to_move: Color, komi: f64) -> f32 {
+pub(super) fn mover_komi(to_move: Color, komi: f64) -> f32 {
     match to_move {
         Color::White => komi as f32,
         Color::Black => -komi as f32,

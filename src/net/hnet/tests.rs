@@ -675,7 +675,6 @@ fn own_forward_pass(
     position: &crate::game::Position<'_>,
     komi: f64,
 ) -> crate::net::Output {
-    use crate::coord::Color;
     use crate::net::kernels::linalg::softmax_over;
     let size = position.board.size();
     let area = size * size;
@@ -684,10 +683,7 @@ fn own_forward_pass(
     features::encode(position.board, position.to_move, &moves, &mut input);
     let mut ws = model.workspace(size, 1);
     let mut logits = vec![0.0; area];
-    let mover_komi = match position.to_move {
-        Color::White => komi as f32,
-        Color::Black => -komi as f32,
-    };
+    let mover_komi = super::evaluator::mover_komi(position.to_move, komi);
     let mut value = [0.0];
     let judged = model.has_value().then(|| {
         let inputs = [input.as_slice()];
