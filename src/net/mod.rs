@@ -14,6 +14,7 @@ pub mod cache;
 #[cfg(test)]
 pub(crate) mod contract;
 pub mod hnet;
+pub mod katago;
 pub mod kernels;
 pub mod symmetry;
 

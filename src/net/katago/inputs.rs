@@ -1,0 +1,1 @@
+//! KataGo's input features (`NNInputs::fillRowV7`).

@@ -1,0 +1,1 @@
+//! KataGo's ladder search, as its input features read it.

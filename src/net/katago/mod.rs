@@ -1,0 +1,13 @@
+//! KataGo's networks (`.bin.gz`, `.bin`, `.txt.gz` model files, versions 8 to 17), read and
+//! run in pure Rust. The file format, the layers and the versions are KataGo's
+//! (lightvector/KataGo, MIT licence, copyright David J. Wu): `cpp/neuralnet/desc.cpp` and
+//! `modelversion.cpp` describe them, `python/export_model_pytorch.py` writes them; the
+//! inputs are `NNInputs::fillRowV7`'s. This folder is hoshi's own reading of them.
+//!
+//! | file | what |
+//! |---|---|
+//! | [`inputs`] | the 22 spatial and 19 global input features of a position |
+//! | [`ladders`] | KataGo's ladder search, as its ladder features read it |
+
+pub mod inputs;
+pub mod ladders;
