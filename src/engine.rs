@@ -4,10 +4,10 @@
 
 use crate::board::{Board, Illegal, MoveEffect};
 use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
-use crate::game::Game;
+use crate::game::{Game, PositionFacts};
 use crate::handicap::HandicapError;
 use crate::knowledge::ownership::{self, Estimate as Ownership};
-use crate::net::SharedNet;
+use crate::net::{Output, SharedNet, Symmetry};
 use crate::player::clock::{Clock, TimeControl};
 use crate::player::judge::{self, JUDGE_SEED};
 use crate::player::size_class::SizeClass;
@@ -20,6 +20,7 @@ use crate::sgf::{self, SgfError};
 use std::cell::RefCell;
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What the command line sets: how the player plays ([`PlayerSettings`]), and the game and session
@@ -508,6 +509,37 @@ impl Engine {
             value: output.value,
             score_lead: output.score_lead,
         })
+    }
+
+    /// What the network says of the position with `color` to play, read in each of
+    /// `symmetries` (`kata-raw-nn`): one output each, for `color`. A colour other than the
+    /// one to move is judged as KataGo judges it, on the stones alone (no history, no ko).
+    /// `None` when hoshi plays without a network on this board.
+    pub fn raw_network(&self, color: Color, symmetries: &[Symmetry]) -> Option<Vec<Arc<Output>>> {
+        let net = self.settings.player.net.for_board(self.game.size())?;
+        let game = &self.game;
+        let natural = color == game.to_move();
+        let (moves, boards) = match natural {
+            true => (net.network().history(), net.network().earlier_boards()),
+            false => (0, 0),
+        };
+        let mut facts = PositionFacts::of(game, color, moves, boards);
+        let mut board = game.board().clone();
+        if !natural {
+            facts.superko_bans.clear();
+            board.pass();
+        }
+        let position = facts.position(&board, color);
+        let mut evaluator = net.evaluator(game.size());
+        Some(
+            symmetries
+                .iter()
+                .map(|&symmetry| {
+                    evaluator.read_in(symmetry);
+                    evaluator.evaluate_one(&position, game.area_komi())
+                })
+                .collect(),
+        )
     }
 
     /// Replaces the game with the one in the SGF file `path`, replayed up to (not including)

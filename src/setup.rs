@@ -13,7 +13,7 @@
 
 use crate::knowledge::{KnowledgeParams, NetRole, Standard};
 use crate::net::cache::Cache;
-use crate::net::{hnet, Heads, Network, SharedNet};
+use crate::net::{hnet, katago, Heads, Network, SharedNet};
 use crate::search::{SearchConfig, SearchParams};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -84,11 +84,18 @@ struct Format {
 
 /// The formats hoshi reads, one line a format: a file is read by the first that recognises
 /// its first bytes, whatever its name.
-const FORMATS: &[Format] = &[Format {
-    name: "hoshi's .hnet",
-    recognises: hnet::recognises,
-    read: |bytes| read_as(hnet::Model::from_bytes(bytes)),
-}];
+const FORMATS: &[Format] = &[
+    Format {
+        name: "hoshi's .hnet",
+        recognises: hnet::recognises,
+        read: |bytes| read_as(hnet::Model::from_bytes(bytes)),
+    },
+    Format {
+        name: "KataGo model",
+        recognises: katago::recognises,
+        read: |bytes| read_as(katago::KataNetwork::from_bytes(bytes)),
+    },
+];
 
 fn read_as<N: Network + 'static, E: fmt::Display>(read: Result<N, E>) -> Result<SharedNet, String> {
     read.map(SharedNet::new).map_err(|why| why.to_string())

@@ -89,6 +89,7 @@ pub const COMMANDS: &[(&str, Handler)] = &[
     ("findlib", Plain(findlib)),
     ("echo", Plain(|_, a| Ok(a.join(" ")))),
     ("estimate_score", Plain(estimate_score)),
+    ("kata-raw-nn", Plain(super::raw_nn::kata_raw_nn)),
     // hoshi's own.
     ("hoshi-rules", Plain(hoshi_rules)),
     ("hoshi-level", Plain(hoshi_level)),

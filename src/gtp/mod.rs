@@ -16,6 +16,7 @@ mod args;
 pub mod commands;
 mod gogui;
 mod input;
+mod raw_nn;
 mod reply;
 
 use crate::engine::Engine;

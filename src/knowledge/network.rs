@@ -339,6 +339,7 @@ mod score_tests {
                     value: Some(0.9),
                     score_lead: Some(self.lead),
                     ownership: None,
+                    ..Default::default()
                 })
             }));
         }

@@ -224,6 +224,7 @@ mod tests {
             value: Some(value),
             score_lead: None,
             ownership: None,
+            ..Default::default()
         })
     }
 

@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 /// What a network said of a position, for the side to move. Maps over the board are in
 /// vertex order ([`crate::coord::Geometry::vertex_index`]: row by row from A1).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Output {
     /// The probability of a move on each vertex, 0 where the side to move may not play;
     /// with [`Output::pass`] they add up to 1 (to 0 when nothing at all may be played).
@@ -41,6 +41,32 @@ pub struct Output {
     pub score_lead: Option<f32>,
     /// Who owns each vertex at the end, from -1 (the opponent) to +1 (the side to move).
     pub ownership: Option<Vec<f32>>,
+    /// How far the final score may stray from the expected one (one standard deviation,
+    /// in points), where the network says.
+    pub score_stdev: Option<f32>,
+    /// The value head's other outputs, where the network has them (KataGo's).
+    pub details: Option<ValueDetails>,
+}
+
+/// What KataGo's value head says beside the winning chances and the lead, for the side to
+/// move: what `kata-raw-nn` prints and the analysis tools read.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ValueDetails {
+    /// The chances of a win, a loss and a game without result (a long cycle under simple
+    /// ko), adding up to 1.
+    pub win: f32,
+    pub loss: f32,
+    pub no_result: f32,
+    /// The expected final score as the network's self-play games ended (KataGo's
+    /// "selfplay" score: the lead a strong player would keep, not the points on the board).
+    pub score_mean: f32,
+    /// The expected square of that score (mean² + stdev²).
+    pub score_mean_square: f32,
+    /// How many moves the game has left, by the variance they bring.
+    pub var_time_left: f32,
+    /// The errors the network expects of its own value and score in a few moves' time.
+    pub shortterm_winloss_error: f32,
+    pub shortterm_score_error: f32,
 }
 
 /// The heads a network has beside its policy.

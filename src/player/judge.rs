@@ -628,6 +628,7 @@ mod tests {
                     value: None,
                     score_lead: None,
                     ownership: Some(ownership.clone()),
+                    ..Default::default()
                 })
             }));
         }

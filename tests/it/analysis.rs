@@ -515,6 +515,7 @@ impl hoshi::net::Evaluator for Oracle {
             value: Some(value),
             score_lead: Some(mover * ORACLE_BLACK_LEAD),
             ownership: Some(ownership),
+            ..Default::default()
         });
         outputs.clear();
         outputs.extend(komis.iter().map(|_| std::sync::Arc::clone(&output)));

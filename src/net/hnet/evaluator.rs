@@ -124,6 +124,7 @@ impl Evaluator for HnetEvaluator {
                 value: value.map(|v| v.value),
                 score_lead: value.and_then(|v| v.score_lead),
                 ownership,
+                ..Default::default()
             }));
         }
     }

@@ -171,6 +171,7 @@ impl ForwardPass {
                     in_stride,
                     skip: skip.map(|s| &s[outputs.clone()]),
                     out: &mut out[outputs],
+                    relu: true,
                 },
                 scratch,
             );

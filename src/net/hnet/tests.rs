@@ -711,6 +711,7 @@ fn own_forward_pass(
         value: head.map(|_| value[0]),
         score_lead: head.and_then(|h| h.score_lead),
         ownership,
+        ..Default::default()
     }
 }
 

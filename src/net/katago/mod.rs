@@ -6,8 +6,19 @@
 //!
 //! | file | what |
 //! |---|---|
+//! | [`file`] | gzip, tokens and blocks of floats: the file's lowest layer |
+//! | [`model`] | the layers and blocks as the file describes them, checked as read |
+//! | [`forward`] | the forward pass on the padded grid |
+//! | [`network`] | the network behind hoshi's interface: symmetries, post-processing |
 //! | [`inputs`] | the 22 spatial and 19 global input features of a position |
 //! | [`ladders`] | KataGo's ladder search, as its ladder features read it |
 
+pub mod file;
+pub mod forward;
 pub mod inputs;
 pub mod ladders;
+pub mod model;
+pub mod network;
+
+pub use file::recognises;
+pub use network::KataNetwork;

@@ -256,8 +256,8 @@ pub(crate) struct Scratch {
 }
 
 /// One application of a convolution to one padded grid:
-/// `out = relu(conv(input) + bias + skip)`, at every point on the board. The border of `out`
-/// is left as it was (zero).
+/// `out = relu(conv(input) + bias + skip)` (without the ReLU where `relu` is false), at every
+/// point on the board. The border of `out` is left as it was (zero).
 pub(crate) struct Apply<'a> {
     pub conv: &'a Conv3,
     pub size: usize,
@@ -268,6 +268,9 @@ pub(crate) struct Apply<'a> {
     pub skip: Option<&'a [f32]>,
     /// The output grid, [`Conv3::out_stride`] floats a point.
     pub out: &'a mut [f32],
+    /// Whether negative sums become 0 (`.hnet`'s convolutions end in a ReLU; KataGo's
+    /// networks normalise and activate before a convolution, not after it).
+    pub relu: bool,
 }
 
 /// Runs one convolution with the chosen copy of the kernel.
@@ -553,6 +556,7 @@ fn transform_products(job: Apply<'_>, products: &[Lanes]) {
         size,
         skip,
         out,
+        relu,
         ..
     } = job;
     let (across, width, stride) = (tiles_across(size), size + 2, conv.out_stride());
@@ -580,7 +584,11 @@ fn transform_products(job: Apply<'_>, products: &[Lanes]) {
                         total.iter_mut().zip(skip).for_each(|(t, s)| *t += s);
                     }
                     if let Some(out) = out[at..].first_chunk_mut::<LANES>() {
-                        *out = total.map(|t| t.max(0.0));
+                        *out = if relu {
+                            total.map(|t| t.max(0.0))
+                        } else {
+                            total
+                        };
                     }
                 }
             }

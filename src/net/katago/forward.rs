@@ -1,0 +1,542 @@
+//! The forward pass of a KataGo [`Model`], as KataGo's CPU backend (`eigenbackend.cpp`)
+//! computes it: the input planes through the trunk's blocks, then the policy and value
+//! heads, for one position.
+//!
+//! Activations live on a padded grid as the Winograd kernel wants them
+//! ([`crate::net::kernels::conv`]): `(size + 2)²` points, the channels of a point side by
+//! side, rounded up to whole 8-float vectors, with a border of zeros. KataGo's networks norm
+//! and activate *before* each convolution; every norm writes the board's points only, so the
+//! border stays 0, which is what KataGo's mask does for points off a smaller board.
+
+use super::model::{
+    Activation, Block, Bottleneck, Conv, GlobalPooling, Model, NormAct, PassHead, Residual,
+    RmsNorm, Tip, ValueHead,
+};
+use crate::net::kernels::conv::{self, Apply, Conv3, Path, Scratch};
+
+/// Floats a point of a grid of `channels` channels takes: whole 8-float vectors.
+fn stride(channels: usize) -> usize {
+    channels.div_ceil(8) * 8
+}
+
+/// The board's points on the padded grid of `size`, row by row (KataGo's `y * size + x`).
+fn board_points(size: usize) -> impl Iterator<Item = usize> {
+    (0..size * size).map(move |i| (i / size + 1) * (size + 2) + i % size + 1)
+}
+
+/// A layer of activations on the padded grid.
+#[derive(Clone, Debug, Default)]
+pub struct Grid {
+    pub data: Vec<f32>,
+    pub stride: usize,
+}
+
+impl Grid {
+    /// Makes the grid hold `channels` channels on the board of `size`, all 0.
+    fn reset(&mut self, size: usize, channels: usize) {
+        self.stride = stride(channels);
+        self.data.clear();
+        self.data.resize(conv::grid_points(size) * self.stride, 0.0);
+    }
+
+    fn point(&self, at: usize) -> &[f32] {
+        &self.data[at * self.stride..(at + 1) * self.stride]
+    }
+
+    fn point_mut(&mut self, at: usize) -> &mut [f32] {
+        &mut self.data[at * self.stride..(at + 1) * self.stride]
+    }
+}
+
+/// How a convolution is computed: the 3×3 ones by Winograd, the others (the 5×5 first layer,
+/// the 1×1 heads and bottlenecks) directly.
+#[derive(Clone, Debug)]
+pub(crate) enum Kernel {
+    Winograd(Conv3),
+    /// Weights `[y][x][in][out]`, the file's own order.
+    Direct(Vec<f32>),
+}
+
+impl Kernel {
+    pub fn of(conv: &Conv) -> Kernel {
+        if conv.ky == 3 && conv.kx == 3 {
+            let bias = vec![0.0; conv.c_out];
+            return Kernel::Winograd(Conv3::new(conv.c_out, conv.c_in, &conv.weights, &bias));
+        }
+        let (ky, kx, ci, co) = (conv.ky, conv.kx, conv.c_in, conv.c_out);
+        let mut weights = vec![0.0; conv.weights.len()];
+        for (i, &w) in conv.weights.iter().enumerate() {
+            let (x, rest) = (i % kx, i / kx);
+            let (y, rest) = (rest % ky, rest / ky);
+            let (c, o) = (rest % ci, rest / ci);
+            weights[((y * kx + x) * ci + c) * co + o] = w;
+        }
+        Kernel::Direct(weights)
+    }
+}
+
+/// One thread's buffers for the forward pass, kept between evaluations.
+#[derive(Default)]
+pub struct Workspace {
+    trunk: Grid,
+    /// Grids the blocks and heads use in turn.
+    grids: Vec<Grid>,
+    scratch: Scratch,
+    pooled: Vec<f32>,
+    dense: Vec<f32>,
+    dense2: Vec<f32>,
+}
+
+/// What the network says of a position, before post-processing, in the orientation it read
+/// the position in: logits and raw values as KataGo's backend hands them to `nneval.cpp`.
+#[derive(Clone, Debug, Default)]
+pub struct RawOutput {
+    /// `[point]`, the first policy channel, row by row.
+    pub policy: Vec<f32>,
+    /// The optimistic channel (v12+), where there is one.
+    pub policy_optimistic: Option<Vec<f32>>,
+    /// The pass logits, a channel each.
+    pub pass: Vec<f32>,
+    /// Win, loss and no-result logits, for the side to move.
+    pub value: [f32; 3],
+    /// The score outputs (4, or 6 from v9).
+    pub scores: Vec<f32>,
+    /// `[point]`, before the tanh.
+    pub ownership: Vec<f32>,
+}
+
+/// The forward pass's context: the model, its prepared kernels and the kernel path.
+pub(crate) struct Forward<'a> {
+    pub model: &'a Model,
+    pub kernels: &'a Kernels,
+    pub path: Path,
+}
+
+/// Every convolution's prepared kernel, in the order [`Kernels::new`] visits them.
+pub struct Kernels {
+    kernels: Vec<Kernel>,
+}
+
+impl Kernels {
+    pub fn new(model: &Model) -> Kernels {
+        let mut kernels = Vec::new();
+        visit_convs(model, &mut |conv| kernels.push(Kernel::of(conv)));
+        Kernels { kernels }
+    }
+}
+
+/// Calls `f` on every convolution of `model`, in the order the forward pass runs them.
+fn visit_convs<'m>(model: &'m Model, f: &mut impl FnMut(&'m Conv)) {
+    fn blocks<'m>(list: &'m [Block], f: &mut impl FnMut(&'m Conv)) {
+        for block in list {
+            match block {
+                Block::Residual(b) => [&b.first, &b.last].into_iter().for_each(&mut *f),
+                Block::GlobalPooling(b) => [&b.regular, &b.pooled, &b.last]
+                    .into_iter()
+                    .for_each(&mut *f),
+                Block::Bottleneck(b) => {
+                    f(&b.inward);
+                    blocks(&b.blocks, f);
+                    f(&b.outward);
+                }
+                Block::Attention(_) | Block::FeedForward(_) => {}
+            }
+        }
+    }
+    f(&model.trunk.initial);
+    blocks(&model.trunk.blocks, f);
+    let (p, v) = (&model.policy, &model.value);
+    [&p.p1, &p.g1, &p.p2, &v.v1, &v.ownership]
+        .into_iter()
+        .for_each(f);
+}
+
+/// A cursor over the prepared kernels, in the order the convolutions run.
+struct Next<'k> {
+    kernels: std::slice::Iter<'k, Kernel>,
+}
+
+impl Forward<'_> {
+    /// Runs the network on one position of board `size`: `spatial` the input planes (plane
+    /// after plane, each `size²` row by row), `global` the global inputs.
+    pub fn run(
+        &self,
+        size: usize,
+        spatial: &[f32],
+        global: &[f32],
+        ws: &mut Workspace,
+    ) -> RawOutput {
+        let mut next = Next {
+            kernels: self.kernels.kernels.iter(),
+        };
+        let model = self.model;
+        let trunk = &model.trunk;
+        if ws.grids.len() < 8 {
+            ws.grids.resize_with(8, Grid::default);
+        }
+        let mut input = std::mem::take(&mut ws.grids[0]);
+        spread_planes(size, spatial, trunk.initial.c_in, &mut input);
+        let mut stem = std::mem::take(&mut ws.trunk);
+        self.conv(&trunk.initial, &mut next, size, &input, None, &mut stem, ws);
+        ws.grids[0] = input;
+        // The global inputs become a bias a channel over the whole board.
+        ws.dense.resize(trunk.channels, 0.0);
+        trunk.global.apply(global, &mut ws.dense);
+        add_bias(size, &mut stem, &ws.dense);
+        ws.trunk = stem;
+        self.blocks(&trunk.blocks, &mut next, size, ws);
+        let mut tip = std::mem::take(&mut ws.grids[0]);
+        match &trunk.tip {
+            Tip::Batch(norm) => norm_act(norm, size, &ws.trunk, &mut tip),
+            Tip::Rms(norm, activation) => rms_norm(norm, *activation, size, &ws.trunk, &mut tip),
+        }
+        let mut raw = RawOutput::default();
+        self.policy_head(&mut next, size, &tip, ws, &mut raw);
+        self.value_head(&mut next, size, &tip, ws, &mut raw);
+        ws.grids[0] = tip;
+        raw
+    }
+
+    /// Runs `list` on `ws.trunk` (a bottleneck's inside runs on its own trunk, swapped in).
+    fn blocks(&self, list: &[Block], next: &mut Next<'_>, size: usize, ws: &mut Workspace) {
+        for block in list {
+            match block {
+                Block::Residual(b) => self.residual(b, next, size, ws),
+                Block::GlobalPooling(b) => self.global_pooling(b, next, size, ws),
+                Block::Bottleneck(b) => self.bottleneck(b, next, size, ws),
+                Block::Attention(_) | Block::FeedForward(_) => {
+                    unreachable!("transformer blocks are refused when the network is read")
+                }
+            }
+        }
+    }
+
+    fn residual(&self, b: &Residual, next: &mut Next<'_>, size: usize, ws: &mut Workspace) {
+        let (mut a, mut m) = (
+            std::mem::take(&mut ws.grids[1]),
+            std::mem::take(&mut ws.grids[2]),
+        );
+        norm_act(&b.pre, size, &ws.trunk, &mut a);
+        self.conv(&b.first, next, size, &a, None, &mut m, ws);
+        norm_act(&b.mid, size, &m, &mut a);
+        self.add_conv(&b.last, next, size, &a, &mut m, ws);
+        ws.grids[1] = a;
+        ws.grids[2] = m;
+    }
+
+    fn global_pooling(
+        &self,
+        b: &GlobalPooling,
+        next: &mut Next<'_>,
+        size: usize,
+        ws: &mut Workspace,
+    ) {
+        let mut a = std::mem::take(&mut ws.grids[1]);
+        let mut regular = std::mem::take(&mut ws.grids[2]);
+        let mut pooled = std::mem::take(&mut ws.grids[3]);
+        norm_act(&b.pre, size, &ws.trunk, &mut a);
+        self.conv(&b.regular, next, size, &a, None, &mut regular, ws);
+        self.conv(&b.pooled, next, size, &a, None, &mut pooled, ws);
+        norm_act(&b.pooled_norm, size, &pooled, &mut a);
+        pool(
+            size,
+            &a,
+            b.pooled_norm.scale.len(),
+            Pooling::Trunk,
+            &mut ws.pooled,
+        );
+        ws.dense.resize(b.to_bias.c_out, 0.0);
+        b.to_bias.apply(&ws.pooled, &mut ws.dense);
+        add_bias(size, &mut regular, &ws.dense);
+        norm_act(&b.mid, size, &regular, &mut a);
+        self.add_conv(&b.last, next, size, &a, &mut regular, ws);
+        ws.grids[1] = a;
+        ws.grids[2] = regular;
+        ws.grids[3] = pooled;
+    }
+
+    fn bottleneck(&self, b: &Bottleneck, next: &mut Next<'_>, size: usize, ws: &mut Workspace) {
+        let mut a = std::mem::take(&mut ws.grids[1]);
+        let mut inner = Grid::default();
+        norm_act(&b.pre, size, &ws.trunk, &mut a);
+        self.conv(&b.inward, next, size, &a, None, &mut inner, ws);
+        ws.grids[1] = a;
+        // The inside runs on its own trunk: swap it in, then back.
+        std::mem::swap(&mut ws.trunk, &mut inner);
+        self.blocks(&b.blocks, next, size, ws);
+        std::mem::swap(&mut ws.trunk, &mut inner);
+        let mut a = std::mem::take(&mut ws.grids[1]);
+        norm_act(&b.post, size, &inner, &mut a);
+        self.add_conv(&b.outward, next, size, &a, &mut inner, ws);
+        ws.grids[1] = a;
+    }
+
+    /// `ws.trunk += conv(input)`, through `spare` (a grid of the trunk's shape to write into).
+    fn add_conv(
+        &self,
+        conv: &Conv,
+        next: &mut Next<'_>,
+        size: usize,
+        input: &Grid,
+        spare: &mut Grid,
+        ws: &mut Workspace,
+    ) {
+        let trunk = std::mem::take(&mut ws.trunk);
+        self.conv(conv, next, size, input, Some(&trunk), spare, ws);
+        ws.trunk = std::mem::replace(spare, trunk);
+    }
+
+    /// `out = conv(input) (+ skip)`, on the board's points; `out` is made the right shape.
+    #[allow(clippy::too_many_arguments)]
+    fn conv(
+        &self,
+        conv: &Conv,
+        next: &mut Next<'_>,
+        size: usize,
+        input: &Grid,
+        skip: Option<&Grid>,
+        out: &mut Grid,
+        ws: &mut Workspace,
+    ) {
+        let kernel = next.kernels.next().expect("a kernel a convolution");
+        out.reset(size, conv.c_out);
+        match kernel {
+            Kernel::Winograd(conv3) => conv::apply(
+                self.path,
+                Apply {
+                    conv: conv3,
+                    size,
+                    input: &input.data,
+                    in_stride: input.stride,
+                    skip: skip.map(|s| &s.data[..]),
+                    out: &mut out.data,
+                    relu: false,
+                },
+                &mut ws.scratch,
+            ),
+            Kernel::Direct(weights) => {
+                direct_conv(conv, weights, size, input, out);
+                if let Some(skip) = skip {
+                    out.data
+                        .iter_mut()
+                        .zip(&skip.data)
+                        .for_each(|(o, s)| *o += s);
+                }
+            }
+        }
+    }
+
+    fn policy_head(
+        &self,
+        next: &mut Next<'_>,
+        size: usize,
+        tip: &Grid,
+        ws: &mut Workspace,
+        raw: &mut RawOutput,
+    ) {
+        let head = &self.model.policy;
+        let mut p1 = std::mem::take(&mut ws.grids[4]);
+        let mut g1 = std::mem::take(&mut ws.grids[5]);
+        let mut a = std::mem::take(&mut ws.grids[6]);
+        self.conv(&head.p1, next, size, tip, None, &mut p1, ws);
+        self.conv(&head.g1, next, size, tip, None, &mut g1, ws);
+        norm_act(&head.g1_norm, size, &g1, &mut a);
+        pool(
+            size,
+            &a,
+            head.g1_norm.scale.len(),
+            Pooling::Trunk,
+            &mut ws.pooled,
+        );
+        ws.dense.resize(head.to_bias.c_out, 0.0);
+        head.to_bias.apply(&ws.pooled, &mut ws.dense);
+        add_bias(size, &mut p1, &ws.dense);
+        norm_act(&head.p1_norm, size, &p1, &mut a);
+        self.conv(&head.p2, next, size, &a, None, &mut g1, ws);
+        raw.policy = channel(size, &g1, 0);
+        raw.policy_optimistic = (head.channels > 1).then(|| channel(size, &g1, 1));
+        raw.pass = vec![0.0; head.channels];
+        match &head.pass {
+            PassHead::Linear(mul) => mul.apply(&ws.pooled, &mut raw.pass),
+            PassHead::Layered { hidden, out } => {
+                ws.dense2.resize(hidden.mul.c_out, 0.0);
+                hidden.apply(&ws.pooled, &mut ws.dense2);
+                out.apply(&ws.dense2, &mut raw.pass);
+            }
+        }
+        ws.grids[4] = p1;
+        ws.grids[5] = g1;
+        ws.grids[6] = a;
+    }
+
+    fn value_head(
+        &self,
+        next: &mut Next<'_>,
+        size: usize,
+        tip: &Grid,
+        ws: &mut Workspace,
+        raw: &mut RawOutput,
+    ) {
+        let head: &ValueHead = &self.model.value;
+        let mut v1 = std::mem::take(&mut ws.grids[4]);
+        let mut a = std::mem::take(&mut ws.grids[5]);
+        self.conv(&head.v1, next, size, tip, None, &mut v1, ws);
+        norm_act(&head.v1_norm, size, &v1, &mut a);
+        pool(
+            size,
+            &a,
+            head.v1_norm.scale.len(),
+            Pooling::Value,
+            &mut ws.pooled,
+        );
+        ws.dense.resize(head.v2.mul.c_out, 0.0);
+        head.v2.apply(&ws.pooled, &mut ws.dense);
+        head.v3.apply(&ws.dense, &mut raw.value);
+        raw.scores = vec![0.0; head.scores.mul.c_out];
+        head.scores.apply(&ws.dense, &mut raw.scores);
+        self.conv(&head.ownership, next, size, &a, None, &mut v1, ws);
+        raw.ownership = channel(size, &v1, 0);
+        ws.grids[4] = v1;
+        ws.grids[5] = a;
+    }
+}
+
+/// The input planes (plane after plane, `size²` each) onto a grid, a point's channels side
+/// by side.
+fn spread_planes(size: usize, planes: &[f32], channels: usize, grid: &mut Grid) {
+    grid.reset(size, channels);
+    let area = size * size;
+    for (i, at) in board_points(size).enumerate() {
+        let point = grid.point_mut(at);
+        for (c, value) in point.iter_mut().enumerate().take(channels) {
+            *value = planes[c * area + i];
+        }
+    }
+}
+
+/// Channel `c` of a grid, row by row.
+fn channel(size: usize, grid: &Grid, c: usize) -> Vec<f32> {
+    board_points(size)
+        .map(|at| grid.data[at * grid.stride + c])
+        .collect()
+}
+
+/// Adds `bias` (a value a channel) at every point of the board.
+fn add_bias(size: usize, grid: &mut Grid, bias: &[f32]) {
+    for at in board_points(size) {
+        grid.point_mut(at)
+            .iter_mut()
+            .zip(bias)
+            .for_each(|(x, b)| *x += b);
+    }
+}
+
+/// `out = activation(scale · input + bias)` on the board's points, 0 off them.
+fn norm_act(norm: &NormAct, size: usize, input: &Grid, out: &mut Grid) {
+    let channels = norm.scale.len();
+    out.reset(size, channels);
+    for at in board_points(size) {
+        let x = input.point(at);
+        let y = &mut out.data[at * out.stride..at * out.stride + channels];
+        for c in 0..channels {
+            y[c] = norm.activation.apply(x[c] * norm.scale[c] + norm.bias[c]);
+        }
+    }
+}
+
+/// The trunk's RMS-normed tip: over the whole board (`spatial`) or a point at a time.
+fn rms_norm(norm: &RmsNorm, activation: Activation, size: usize, input: &Grid, out: &mut Grid) {
+    let channels = norm.gamma.len();
+    out.reset(size, channels);
+    let mean_square = |points: &mut dyn Iterator<Item = usize>| {
+        let (mut sum, mut count) = (0.0f32, 0usize);
+        for at in points {
+            sum += input.point(at)[..channels]
+                .iter()
+                .map(|v| v * v)
+                .sum::<f32>();
+            count += channels;
+        }
+        sum / count as f32
+    };
+    let whole = norm
+        .spatial
+        .then(|| 1.0 / (mean_square(&mut board_points(size)) + norm.epsilon).sqrt());
+    for at in board_points(size) {
+        let scale = whole
+            .unwrap_or_else(|| 1.0 / (mean_square(&mut std::iter::once(at)) + norm.epsilon).sqrt());
+        let x = input.point(at);
+        let y = &mut out.data[at * out.stride..at * out.stride + channels];
+        for c in 0..channels {
+            y[c] = activation.apply(x[c] * scale * norm.gamma[c] + norm.beta[c]);
+        }
+    }
+}
+
+/// A convolution computed point by point: the first layer (5×5) and the 1×1 layers.
+fn direct_conv(conv: &Conv, weights: &[f32], size: usize, input: &Grid, out: &mut Grid) {
+    let (ky, kx, ci, co) = (conv.ky as isize, conv.kx as isize, conv.c_in, conv.c_out);
+    let (ry, rx) = (ky / 2, kx / 2);
+    let width = size + 2;
+    for i in 0..size * size {
+        let (y, x) = ((i / size) as isize, (i % size) as isize);
+        let at = (y as usize + 1) * width + x as usize + 1;
+        let sums = &mut out.data[at * out.stride..at * out.stride + co];
+        for dy in 0..ky {
+            let yy = y + dy - ry;
+            if yy < 0 || yy >= size as isize {
+                continue;
+            }
+            for dx in 0..kx {
+                let xx = x + dx - rx;
+                if xx < 0 || xx >= size as isize {
+                    continue;
+                }
+                let from = (yy as usize + 1) * width + xx as usize + 1;
+                let values = &input.data[from * input.stride..from * input.stride + ci];
+                let taps = &weights[((dy * kx + dx) as usize * ci) * co..][..ci * co];
+                for (v, row) in values.iter().zip(taps.chunks_exact(co)) {
+                    if *v != 0.0 {
+                        sums.iter_mut().zip(row).for_each(|(s, w)| *s += v * w);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Which pooling: the trunk's and policy's [mean, scaled mean, max], or the value head's
+/// [mean, scaled mean, mean scaled by the square].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pooling {
+    Trunk,
+    Value,
+}
+
+/// Pools the first `channels` channels of `grid` over the board into `out` (3 × channels),
+/// as KataGo does, with `√points` for the board's size.
+fn pool(size: usize, grid: &Grid, channels: usize, kind: Pooling, out: &mut Vec<f32>) {
+    out.clear();
+    out.resize(3 * channels, 0.0);
+    // KataGo's maximum starts at -1 (below anything its activations give, and what its
+    // padding reads as): a board whose values are all below it pools to -1.
+    let mut max = vec![-1.0f32; channels];
+    for at in board_points(size) {
+        let x = grid.point(at);
+        for c in 0..channels {
+            out[c] += x[c];
+            max[c] = max[c].max(x[c]);
+        }
+    }
+    let points = (size * size) as f32;
+    let side = points.sqrt();
+    for c in 0..channels {
+        let mean = out[c] / points;
+        out[c] = mean;
+        out[channels + c] = mean * (side - 14.0) * 0.1;
+        out[2 * channels + c] = match kind {
+            Pooling::Trunk => max[c],
+            Pooling::Value => mean * ((side - 14.0) * (side - 14.0) * 0.01 - 0.1),
+        };
+    }
+}

@@ -1,0 +1,404 @@
+//! A KataGo model as a [`Network`]: the evaluator a thread asks about positions fills
+//! KataGo's inputs, reads them in a symmetry, runs the forward pass and post-processes the
+//! outputs as KataGo's `NNEvaluator` does (softmax over the legal moves and the pass;
+//! softmax of win, loss and no result; scores scaled by the file's multipliers; ownership
+//! through a tanh), for the side to move.
+
+use super::file::ModelError;
+use super::forward::{Forward, Kernels, RawOutput, Workspace};
+use super::inputs::{self, InputOptions, GLOBAL, SPATIAL};
+use super::model::{Block, Model, PostProcess};
+use crate::coord::Geometry;
+use crate::game::Position;
+use crate::net::kernels::conv::Path;
+use crate::net::{Evaluator, Heads, Network, Output, Symmetry, ValueDetails};
+use crate::rules::{KoRule, Scoring};
+use std::sync::Arc;
+
+/// A KataGo network, read and laid out for the forward pass.
+pub struct KataNetwork {
+    model: Model,
+    kernels: Kernels,
+    path: Path,
+}
+
+impl KataNetwork {
+    /// Reads a model file's bytes (gzipped or not) into a network this code runs.
+    pub fn from_bytes(bytes: &[u8]) -> Result<KataNetwork, ModelError> {
+        let model = Model::from_bytes(bytes)?;
+        if let Some(block) = model.trunk.blocks.iter().find(|b| b.is_transformer()) {
+            return Err(super::file::error(
+                block.name(),
+                "transformer blocks are not run by this version of hoshi",
+            ));
+        }
+        if model.trunk.metadata.is_some() {
+            return Err(super::file::error(
+                &model.name,
+                "networks with a metadata encoder (human-imitating) are not run by this \
+                 version of hoshi",
+            ));
+        }
+        let kernels = Kernels::new(&model);
+        Ok(KataNetwork {
+            model,
+            kernels,
+            path: Path::detect(),
+        })
+    }
+
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    fn options(&self) -> InputOptions {
+        InputOptions {
+            pass_alive_under_suicide_rules: self.model.pass_alive_under_suicide_rules,
+            playout_doubling_advantage: 0.0,
+        }
+    }
+}
+
+impl Network for KataNetwork {
+    fn describe(&self) -> String {
+        let trunk = &self.model.trunk;
+        let kinds: Vec<&str> = trunk
+            .blocks
+            .iter()
+            .map(|b| match b {
+                Block::Residual(_) => "residual",
+                Block::GlobalPooling(_) => "pooled",
+                Block::Bottleneck(_) => "bottleneck",
+                Block::Attention(_) => "attention",
+                Block::FeedForward(_) => "feed-forward",
+            })
+            .collect();
+        let pooled = kinds.iter().filter(|k| **k == "pooled").count();
+        let nested = kinds.iter().filter(|k| **k == "bottleneck").count();
+        let mut shape = format!("{} blocks x {} channels", kinds.len(), trunk.channels);
+        if nested > 0 {
+            shape += &format!(", {nested} nested bottlenecks");
+        } else if pooled > 0 {
+            shape += &format!(", {pooled} pooled");
+        }
+        format!(
+            "KataGo network {} (model version {}, {shape})",
+            self.model.name, self.model.version
+        )
+    }
+
+    fn heads(&self) -> Heads {
+        Heads {
+            value: true,
+            score_lead: true,
+            ownership: true,
+        }
+    }
+
+    fn history(&self) -> usize {
+        5
+    }
+
+    fn earlier_boards(&self) -> usize {
+        2
+    }
+
+    fn evaluator(&'static self, max_size: usize) -> Box<dyn Evaluator> {
+        let area = max_size * max_size;
+        Box::new(KataEvaluator {
+            net: self,
+            workspace: Workspace::default(),
+            spatial: Vec::with_capacity(SPATIAL * area),
+            turned: Vec::with_capacity(SPATIAL * area),
+            global: [0.0; GLOBAL],
+            reading: Reading::AsItStands,
+        })
+    }
+}
+
+/// In which symmetry an evaluator reads positions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Reading {
+    AsItStands,
+    Varied,
+    Fixed(Symmetry),
+}
+
+/// One thread's evaluator of a [`KataNetwork`].
+pub struct KataEvaluator {
+    net: &'static KataNetwork,
+    workspace: Workspace,
+    spatial: Vec<f32>,
+    turned: Vec<f32>,
+    global: [f32; GLOBAL],
+    reading: Reading,
+}
+
+impl Evaluator for KataEvaluator {
+    fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
+        outputs.clear();
+        let symmetry = match self.reading {
+            Reading::AsItStands => Symmetry::IDENTITY,
+            Reading::Varied => Symmetry::of(position),
+            Reading::Fixed(symmetry) => symmetry,
+        };
+        // The komi is an input: a whole evaluation a komi.
+        for &komi in komis {
+            let raw = self.run(position, komi, symmetry);
+            outputs.push(Arc::new(self.net.post_process(position, &raw)));
+        }
+    }
+
+    fn vary_symmetry(&mut self) {
+        self.reading = Reading::Varied;
+    }
+
+    fn read_in(&mut self, symmetry: Symmetry) -> bool {
+        self.reading = Reading::Fixed(symmetry);
+        true
+    }
+}
+
+impl KataEvaluator {
+    /// The raw outputs for `position` by `komi`, read in `symmetry`, turned back onto the
+    /// board (KataGo's orientation: row by row from the top).
+    fn run(&mut self, position: &Position<'_>, komi: f64, symmetry: Symmetry) -> RawOutput {
+        let size = position.board.size();
+        let area = size * size;
+        self.spatial.resize(SPATIAL * area, 0.0);
+        let options = self.net.options();
+        inputs::fill(
+            position,
+            komi,
+            &options,
+            &mut self.spatial,
+            &mut self.global,
+        );
+        let forward = Forward {
+            model: &self.net.model,
+            kernels: &self.net.kernels,
+            path: self.net.path,
+        };
+        if symmetry == Symmetry::IDENTITY {
+            return forward.run(size, &self.spatial, &self.global, &mut self.workspace);
+        }
+        let sym = symmetry.number();
+        self.turned.resize(SPATIAL * area, 0.0);
+        for (plane, turned) in self
+            .spatial
+            .chunks_exact(area)
+            .zip(self.turned.chunks_exact_mut(area))
+        {
+            for (i, &v) in plane.iter().enumerate() {
+                turned[katago_symmetry(size, sym, false, i)] = v;
+            }
+        }
+        let mut raw = forward.run(size, &self.turned, &self.global, &mut self.workspace);
+        let back = |map: &mut Vec<f32>| {
+            let mut out = vec![0.0; map.len()];
+            for (i, &v) in map.iter().enumerate() {
+                out[katago_symmetry(size, sym, true, i)] = v;
+            }
+            *map = out;
+        };
+        back(&mut raw.policy);
+        if let Some(optimistic) = &mut raw.policy_optimistic {
+            back(optimistic);
+        }
+        back(&mut raw.ownership);
+        raw
+    }
+}
+
+/// Where KataGo's symmetry `sym` sends the point at `index` (row by row, `size` a row):
+/// its `copyInputsWithSymmetry` (`reverse` false) and `copyOutputsWithSymmetry` (`reverse`
+/// true), which turn the planes in and the maps back. Bit 0 mirrors the rows, bit 1 the
+/// columns, bit 2 transposes; going in, a transpose swaps which mirror applies, so that
+/// the way back undoes the way in.
+fn katago_symmetry(size: usize, sym: u8, reverse: bool, index: usize) -> usize {
+    let transpose = sym & 4 != 0;
+    let (mut flip_x, mut flip_y) = (sym & 2 != 0, sym & 1 != 0);
+    if transpose && !reverse {
+        std::mem::swap(&mut flip_x, &mut flip_y);
+    }
+    let (h, w) = (index / size, index % size);
+    let flip = |on: bool, v: usize| if on { size - 1 - v } else { v };
+    if transpose {
+        flip(flip_y, w) * size + flip(flip_x, h)
+    } else {
+        flip(flip_y, h) * size + flip(flip_x, w)
+    }
+}
+
+/// KataGo's `softPlus`, in doubles as it computes it.
+fn softplus(x: f64) -> f64 {
+    if x > 40.0 {
+        x
+    } else {
+        x.exp().ln_1p()
+    }
+}
+
+impl KataNetwork {
+    /// Turns raw outputs into probabilities and scores for the side to move, in hoshi's
+    /// vertex order, as KataGo's `NNEvaluator::evaluate` does.
+    fn post_process(&self, position: &Position<'_>, raw: &RawOutput) -> Output {
+        let board = position.board;
+        let geometry = board.geometry();
+        let size = board.size();
+        let legal = |i: usize| {
+            let p = kata_point(geometry, size, i);
+            board.check(position.to_move, p).is_ok() && !position.superko_bans.contains(&p)
+        };
+        // The policy: a softmax over the legal moves and the pass.
+        let max = (0..size * size)
+            .filter(|&i| legal(i))
+            .map(|i| raw.policy[i])
+            .fold(raw.pass[0], f32::max);
+        let mut policy = vec![0.0f32; size * size];
+        let mut sum = 0.0f32;
+        for i in (0..size * size).filter(|&i| legal(i)) {
+            let vertex = geometry.vertex_index(kata_point(geometry, size, i));
+            policy[vertex] = (raw.policy[i] - max).exp();
+            sum += policy[vertex];
+        }
+        let pass = (raw.pass[0] - max).exp();
+        sum += pass;
+        policy.iter_mut().for_each(|p| *p /= sum);
+        let details = self.value_details(position, raw);
+        let ownership = (0..size * size)
+            .map(|v| {
+                let i = kata_index(size, v);
+                raw.ownership[i].tanh()
+            })
+            .collect();
+        Output {
+            policy,
+            pass: Some(pass / sum),
+            value: Some(details.win + details.no_result / 2.0),
+            score_lead: Some(lead(&self.model.post, raw, details.no_result)),
+            ownership: Some(ownership),
+            score_stdev: Some(
+                (details.score_mean_square - details.score_mean * details.score_mean)
+                    .max(0.0)
+                    .sqrt(),
+            ),
+            details: Some(details),
+        }
+    }
+
+    /// The value head's outputs for the side to move, as KataGo post-processes them.
+    fn value_details(&self, position: &Position<'_>, raw: &RawOutput) -> ValueDetails {
+        let post = &self.model.post;
+        let rules = position.terms.rules;
+        // Without simple ko a cycle ends nothing: no game is without result.
+        let results_possible = rules.ko == KoRule::Simple || rules.scoring == Scoring::Territory;
+        let [win, loss, mut no_result] = raw.value.map(f64::from);
+        if !results_possible {
+            no_result -= 100_000.0;
+        }
+        let max = win.max(loss).max(no_result);
+        let (w, l, mut n) = (
+            (win - max).exp(),
+            (loss - max).exp(),
+            (no_result - max).exp(),
+        );
+        if !results_possible {
+            n = 0.0;
+        }
+        let sum = w + l + n;
+        let (w, l, n) = (w / sum, l / sum, n / sum);
+        let s = |i: usize| f64::from(raw.scores[i]);
+        let score_mean = s(0) * f64::from(post.score_mean);
+        let stdev = softplus(s(1)) * f64::from(post.score_stdev);
+        let score_mean_square = score_mean * score_mean + stdev * stdev;
+        // Version 8 has the output, but KataGo reads it from version 9 on.
+        let var_time_left = match self.model.version {
+            9.. => softplus(s(3)) * f64::from(post.variance_time),
+            _ => -1.0,
+        };
+        let (winloss_error, score_error) = self.shortterm_errors(raw);
+        ValueDetails {
+            win: w as f32,
+            loss: l as f32,
+            no_result: n as f32,
+            score_mean: (score_mean * (1.0 - n)) as f32,
+            score_mean_square: (score_mean_square * (1.0 - n)) as f32,
+            var_time_left: var_time_left as f32,
+            shortterm_winloss_error: winloss_error,
+            shortterm_score_error: score_error,
+        }
+    }
+
+    /// The short-term errors (v9+; -1 before, as KataGo prints them), by the version's
+    /// formula.
+    fn shortterm_errors(&self, raw: &RawOutput) -> (f32, f32) {
+        let post = &self.model.post;
+        if self.model.version < 9 {
+            return (-1.0, -1.0);
+        }
+        let (wl, sc) = (f64::from(raw.scores[4]), f64::from(raw.scores[5]));
+        let (value_mult, score_mult) = (
+            f64::from(post.shortterm_value_error),
+            f64::from(post.shortterm_score_error),
+        );
+        let (wl, sc) = match self.model.version {
+            14.. => {
+                let (a, b) = (softplus(wl * 0.5), softplus(sc * 0.5));
+                ((a * a * value_mult).sqrt(), (b * b * score_mult).sqrt())
+            }
+            10.. => (
+                (softplus(wl) * value_mult).sqrt(),
+                (softplus(sc) * score_mult).sqrt(),
+            ),
+            _ => (softplus(wl), softplus(sc) * 10.0),
+        };
+        (wl as f32, sc as f32)
+    }
+}
+
+/// The lead for the side to move, scaled, and counted 0 in games without result.
+fn lead(post: &PostProcess, raw: &RawOutput, no_result: f32) -> f32 {
+    (f64::from(raw.scores[2]) * f64::from(post.lead) * (1.0 - f64::from(no_result))) as f32
+}
+
+/// The point at KataGo's `index` (row by row from the top).
+fn kata_point(geometry: Geometry, size: usize, index: usize) -> crate::coord::Point {
+    let (y, x) = (index / size, index % size);
+    geometry.point(crate::coord::Vertex::new(x, size - 1 - y))
+}
+
+/// KataGo's index (row by row from the top) of hoshi's vertex index (row by row from A1).
+fn kata_index(size: usize, vertex: usize) -> usize {
+    let (row, col) = (vertex / size, vertex % size);
+    (size - 1 - row) * size + col
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn katagos_symmetries_go_back_the_way_they_came() {
+        for size in [1, 4, 5] {
+            for sym in 0..8u8 {
+                let mut seen = vec![false; size * size];
+                for i in 0..size * size {
+                    let there = katago_symmetry(size, sym, false, i);
+                    assert!(!seen[there], "a permutation");
+                    seen[there] = true;
+                }
+            }
+        }
+        // Turned in and back, every point comes home: the network's output at the turned
+        // point belongs to the point the input came from.
+        for size in [3, 5] {
+            for sym in 0..8u8 {
+                for i in 0..size * size {
+                    let turned = katago_symmetry(size, sym, false, i);
+                    assert_eq!(katago_symmetry(size, sym, true, turned), i, "{sym}, {i}");
+                }
+            }
+        }
+    }
+}
