@@ -256,7 +256,7 @@ mod tests {
         assert_eq!(e.to_string(), "w: the file ends within its 2 floats");
         let e = Tokens::new(b"  ").word("trunk").unwrap_err();
         assert_eq!(e.to_string(), "trunk: the file ends here (truncated?)");
-        let e = Tokens::new(b"x 7").count("channels", 5).unwrap_err();
+        let e = Tokens::new(b"7").count("channels", 5).unwrap_err();
         assert!(e.to_string().contains("out of range"), "{e}");
     }
 
