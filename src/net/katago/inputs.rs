@@ -19,7 +19,7 @@
 //! | 14 | stones of chains KataGo's ladder search calls lost ([`super::ladders`]) |
 //! | 15, 16 | the same one and two moves back |
 //! | 17 | the ataris that start a working ladder on an opponent chain of two liberties |
-//! | 18, 19 | own and opponent area: stones, pass-alive territory and the big territories, under area scoring |
+//! | 18, 19 | own and opponent area under area scoring, as KataGo's `calculateArea` marks it for its inputs: pass-alive groups and territory, regions one side surrounds, every other stone |
 //! | 20, 21 | stones at the start of KataGo's second encore: always 0 |
 //!
 //! | global | what |
@@ -92,7 +92,7 @@ pub const SPATIAL: usize = 22;
 /// Numbers about the game.
 pub const GLOBAL: usize = 19;
 
-/// Plane numbers.
+// Plane numbers.
 const ON_BOARD: usize = 0;
 const OWN_STONES: usize = 1;
 const OPPONENT_STONES: usize = 2;
@@ -108,12 +108,14 @@ const CATCHING_ATARIS: usize = 17;
 const OWN_AREA: usize = 18;
 const OPPONENT_AREA: usize = 19;
 
-/// Global numbers.
+// Global numbers.
 /// The last move was a pass; the four before it follow.
 const LAST_MOVE_PASSED: usize = 0;
 const KOMI: usize = 5;
+/// 1 under a superko rule.
 const SUPERKO: usize = 6;
-const SUPERKO_SITUATIONAL: usize = 7;
+/// Which: 0.5 positional, -0.5 situational.
+const SUPERKO_KIND: usize = 7;
 const SUICIDE: usize = 8;
 const TERRITORY: usize = 9;
 const TAX: usize = 10;
@@ -168,12 +170,12 @@ pub fn fill(
     let shown = last_moves(&mut planes, global, position, passing.turns_shown());
     ladders(&mut planes, position, shown);
 
-    let komi = self_komi(position, komi);
-    global[KOMI] = komi / 20.0;
+    let own_komi = self_komi(position, komi);
+    global[KOMI] = own_komi / 20.0;
     match rules.ko {
         KataKo::Simple => {}
-        KataKo::Positional => [global[SUPERKO], global[SUPERKO_SITUATIONAL]] = [1.0, 0.5],
-        KataKo::Situational => [global[SUPERKO], global[SUPERKO_SITUATIONAL]] = [1.0, -0.5],
+        KataKo::Positional => [global[SUPERKO], global[SUPERKO_KIND]] = [1.0, 0.5],
+        KataKo::Situational => [global[SUPERKO], global[SUPERKO_KIND]] = [1.0, -0.5],
     }
     global[SUICIDE] = flag(rules.multi_stone_suicide);
     global[TERRITORY] = flag(rules.scoring == Scoring::Territory);
@@ -185,7 +187,7 @@ pub fn fill(
         global[PLAYOUT_DOUBLING_HALF] = 0.5 * options.playout_doubling_advantage;
     }
     if rules.scoring == Scoring::Area {
-        global[KOMI_WAVE] = komi_wave(komi, geometry.size() * geometry.size());
+        global[KOMI_WAVE] = komi_wave(own_komi, geometry.size() * geometry.size());
     }
 }
 
@@ -280,12 +282,23 @@ pub fn self_komi(position: &Position<'_>, komi: f64) -> f32 {
 /// How many more stones Black has placed in the game than White, handicap and captured
 /// stones included: the moves of [`Position::recent`] counted as they are, and before them
 /// play taken to have alternated from the start (the handicap stones, then White; without a
-/// handicap, Black first).
+/// handicap, Black first). Two or more Black stones in a row at the start of those moves are
+/// a handicap played as moves (as [`crate::game::Game::handicap`] reads them): before them,
+/// only the rest of the handicap.
 pub fn stones_placed_lead(position: &Position<'_>) -> i32 {
     let recent = position.recent;
-    let to_move_before = recent.last().map_or(position.to_move, |m| m.color);
-    let handicap = position.terms.handicap.saturating_sub(1) as i32;
-    let before = handicap + i32::from(to_move_before == Color::White);
+    let handicap = position.terms.handicap as i32;
+    let black_run = recent
+        .iter()
+        .rev()
+        .take_while(|m| m.color == Color::Black && m.mv != Move::Pass)
+        .count() as i32;
+    let before = if black_run >= 2 {
+        (handicap - black_run).max(0)
+    } else {
+        let to_move_then = recent.last().map_or(position.to_move, |m| m.color);
+        (handicap - 1).max(0) + i32::from(to_move_then == Color::White)
+    };
     let since: i32 = recent
         .iter()
         .map(|m| match (m.mv, m.color) {
@@ -303,7 +316,7 @@ pub fn stones_placed_lead(position: &Position<'_>) -> i32 {
 /// falling to -0.5 half a point below the next one. KataGo gives it because a point of komi
 /// is worth much at one parity and little at the other.
 pub fn komi_wave(komi: f32, area: usize) -> f32 {
-    let floor = if area % 2 == 0 {
+    let floor = if area.is_multiple_of(2) {
         (komi / 2.0).floor() * 2.0
     } else {
         ((komi - 1.0) / 2.0).floor() * 2.0 + 1.0
@@ -362,7 +375,12 @@ fn stones(planes: &mut Planes, board: &Board, own: Color) {
         let Some(color) = board.color_at(p) else {
             continue;
         };
-        planes.mark(if color == own { OWN_STONES } else { OPPONENT_STONES }, p);
+        let side = if color == own {
+            OWN_STONES
+        } else {
+            OPPONENT_STONES
+        };
+        planes.mark(side, p);
         if let libs @ 1..=3 = board.liberty_count(p) {
             planes.mark(ONE_LIBERTY + libs - 1, p);
         }
@@ -382,8 +400,8 @@ fn ko_bans(planes: &mut Planes, position: &Position<'_>, rules: &KataRules) {
     }
 }
 
-/// Planes 18 and 19 under area scoring: each side's stones, pass-alive territory and big
-/// territories (KataGo's `calculateArea` with all three kinds of area).
+/// Planes 18 and 19 under area scoring: each side's area as KataGo's `calculateArea` marks it
+/// for its inputs, with `multi_stone_suicide` deciding what is pass-alive.
 fn area(planes: &mut Planes, board: &Board, own: Color, multi_stone_suicide: bool) {
     let owners = pass_alive_area(board, multi_stone_suicide);
     for p in board.geometry().points() {
@@ -516,4 +534,480 @@ fn ladders(planes: &mut Planes, position: &Position<'_>, shown: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Game, PositionFacts, Terms};
+
+    /// The features of `game`'s position with `to_move` to play, at its own area komi.
+    fn features(game: &Game, to_move: Color) -> (Vec<f32>, [f32; GLOBAL]) {
+        let facts = PositionFacts::of(game, to_move, HISTORY, 2);
+        let position = facts.position(game.board(), to_move);
+        features_of(&position, game.area_komi(), &InputOptions::default())
+    }
+
+    fn features_of(
+        position: &Position<'_>,
+        komi: f64,
+        options: &InputOptions,
+    ) -> (Vec<f32>, [f32; GLOBAL]) {
+        let size = position.board.size();
+        let mut spatial = vec![f32::NAN; SPATIAL * size * size];
+        let mut global = [f32::NAN; GLOBAL];
+        fill(position, komi, options, &mut spatial, &mut global);
+        (spatial, global)
+    }
+
+    /// The points marked on `plane`, by GTP names, in plane order; every value 0 or 1.
+    fn marked(spatial: &[f32], size: usize, plane: usize) -> Vec<String> {
+        let g = Geometry::new(size).unwrap();
+        let values = &spatial[plane * size * size..(plane + 1) * size * size];
+        assert!(values.iter().all(|&v| v == 0.0 || v == 1.0));
+        values
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v == 1.0)
+            .map(|(i, _)| g.name(plane_point(g, i)))
+            .collect()
+    }
+
+    fn names(list: &str) -> Vec<String> {
+        list.split_whitespace().map(String::from).collect()
+    }
+
+    /// A game on `size` lines under `rules` with the given stones and `to_move` to play.
+    fn game_with(size: usize, rules: Ruleset, black: &str, white: &str, to_move: Color) -> Game {
+        let mut game = Game::new(size, rules, rules.default_komi).unwrap();
+        let g = game.board().geometry();
+        let stones = black
+            .split_whitespace()
+            .map(|v| (g.parse_point(v).unwrap(), Color::Black))
+            .chain(
+                white
+                    .split_whitespace()
+                    .map(|v| (g.parse_point(v).unwrap(), Color::White)),
+            );
+        assert!(game.set_position(stones.collect::<Vec<_>>(), to_move));
+        game
+    }
+
+    fn play(game: &mut Game, moves: &[(Color, &str)]) {
+        for &(color, name) in moves {
+            let mv = match name {
+                "pass" => Move::Pass,
+                _ => Move::Play(game.board().geometry().parse_point(name).unwrap()),
+            };
+            game.play(color, mv).unwrap();
+        }
+    }
+
+    use Color::{Black, White};
+
+    #[test]
+    fn planes_run_from_the_top_row_down() {
+        let g = Geometry::new(5).unwrap();
+        let at = |name: &str| plane_index(g, g.parse_point(name).unwrap());
+        assert_eq!(
+            [at("A5"), at("E5"), at("A1"), at("E1"), at("B2")],
+            [0, 4, 20, 24, 16]
+        );
+        for i in 0..25 {
+            assert_eq!(plane_index(g, plane_point(g, i)), i);
+        }
+        let order: Vec<String> = plane_points(g).take(6).map(|p| g.name(p)).collect();
+        assert_eq!(order, names("A5 B5 C5 D5 E5 A4"));
+    }
+
+    #[test]
+    fn stones_and_their_liberties_from_the_side_to_moves_view() {
+        //   5 . . . . .
+        //   4 . . . . .
+        //   3 . O . . .
+        //   2 O X O . .
+        //   1 . . . . .
+        //     A B C D E
+        let game = game_with(5, Ruleset::FRENCH, "B2", "A2 B3 C2", Black);
+        let (spatial, _) = features(&game, Black);
+        assert_eq!(marked(&spatial, 5, 0).len(), 25);
+        assert_eq!(marked(&spatial, 5, 1), names("B2"));
+        assert_eq!(marked(&spatial, 5, 2), names("B3 A2 C2"));
+        assert_eq!(marked(&spatial, 5, 3), names("B2"));
+        assert_eq!(marked(&spatial, 5, 4), names("A2"));
+        assert_eq!(marked(&spatial, 5, 5), names("B3 C2"));
+        let (spatial, _) = features(&game, White);
+        assert_eq!(marked(&spatial, 5, 1), names("B3 A2 C2"));
+        assert_eq!(marked(&spatial, 5, 2), names("B2"));
+        assert_eq!(marked(&spatial, 5, 3), names("B2"));
+    }
+
+    #[test]
+    fn the_ko_point_is_banned_after_a_ko_capture() {
+        //   4 . . X O .        Black D3 takes C3: White may not retake at once.
+        //   3 . X O . O
+        //   2 . . X O .
+        for rules in [Ruleset::JAPANESE, Ruleset::CHINESE, Ruleset::FRENCH] {
+            let mut game = game_with(5, rules, "C4 B3 C2", "D4 C3 E3 D2", Black);
+            play(&mut game, &[(Black, "D3")]);
+            let (spatial, _) = features(&game, White);
+            assert_eq!(marked(&spatial, 5, 6), names("C3"), "{rules}");
+            // After a move elsewhere the ban is gone.
+            play(&mut game, &[(White, "A1")]);
+            let (spatial, _) = features(&game, Black);
+            assert_eq!(marked(&spatial, 5, 6), names(""), "{rules}");
+        }
+    }
+
+    #[test]
+    fn superko_bans_show_only_under_a_superko_rule() {
+        let (board, p) = crate::board::test_board(5, "C4", "D4");
+        let bans = [p("A1"), p("E5")];
+        let recent = [];
+        for (rules, shown) in [
+            (Ruleset::JAPANESE, ""),
+            (Ruleset::CHINESE, "E5 A1"),
+            (Ruleset::FRENCH, "E5 A1"),
+            (Ruleset::NEW_ZEALAND, "E5 A1"),
+        ] {
+            let position = Position {
+                superko_bans: &bans,
+                terms: Terms {
+                    rules,
+                    komi: 7.5,
+                    handicap: 0,
+                },
+                ..Position::of_stones(&board, Black, &recent)
+            };
+            let (spatial, _) = features_of(&position, 7.5, &InputOptions::default());
+            assert_eq!(marked(&spatial, 5, 6), names(shown), "{rules}");
+        }
+    }
+
+    #[test]
+    fn the_last_moves_while_colours_alternate() {
+        let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        play(
+            &mut game,
+            &[
+                (Black, "A1"),
+                (White, "J9"),
+                (Black, "C3"),
+                (White, "pass"),
+                (Black, "D4"),
+                (White, "E5"),
+            ],
+        );
+        let (spatial, global) = features(&game, Black);
+        assert_eq!(marked(&spatial, 9, 9), names("E5"));
+        assert_eq!(marked(&spatial, 9, 10), names("D4"));
+        assert_eq!(marked(&spatial, 9, 11), names(""));
+        assert_eq!(marked(&spatial, 9, 12), names("C3"));
+        assert_eq!(marked(&spatial, 9, 13), names("J9"));
+        assert_eq!(global[..5], [0.0, 0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(global[PASS_ENDS], 0.0);
+
+        // Black twice in a row: the history stops at the repeat.
+        let mut game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        play(
+            &mut game,
+            &[(White, "A1"), (Black, "C3"), (Black, "D4"), (White, "E5")],
+        );
+        let (spatial, global) = features(&game, Black);
+        assert_eq!(marked(&spatial, 9, 9), names("E5"));
+        assert_eq!(marked(&spatial, 9, 10), names("D4"));
+        for plane in 11..14 {
+            assert_eq!(marked(&spatial, 9, plane), names(""));
+        }
+        assert_eq!(global[..5], [0.0; 5]);
+
+        // The side to move moved last: nothing shows.
+        let (spatial, _) = features(&game, White);
+        for plane in 9..14 {
+            assert_eq!(marked(&spatial, 9, plane), names(""));
+        }
+    }
+
+    #[test]
+    fn a_pass_shows_or_hides_as_the_rules_friendly_pass_says() {
+        let moves = [(Black, "C3"), (White, "D4"), (Black, "pass")];
+        // Tromp-Taylor and CGOS count every stone left: the pass shows, and another would end
+        // the game.
+        for rules in [Ruleset::TROMP_TAYLOR, Ruleset::CGOS] {
+            let mut game = Game::new(9, rules, 7.5).unwrap();
+            play(&mut game, &moves);
+            let (spatial, global) = features(&game, White);
+            assert_eq!(global[..5], [1.0, 0.0, 0.0, 0.0, 0.0], "{rules}");
+            assert_eq!(marked(&spatial, 9, 10), names("D4"), "{rules}");
+            assert_eq!(marked(&spatial, 9, 11), names("C3"), "{rules}");
+            assert_eq!(global[PASS_ENDS], 1.0, "{rules}");
+        }
+        // Area rules with dead stones taken off: KataGo plays on as if the pass did not invite
+        // the end, and hides the history.
+        for rules in [
+            Ruleset::FRENCH,
+            Ruleset::CHINESE,
+            Ruleset::AGA,
+            Ruleset::NEW_ZEALAND,
+        ] {
+            let mut game = Game::new(9, rules, 7.5).unwrap();
+            play(&mut game, &moves);
+            let (spatial, global) = features(&game, White);
+            assert_eq!(global[..5], [0.0; 5], "{rules}");
+            for plane in 9..14 {
+                assert_eq!(marked(&spatial, 9, plane), names(""), "{rules}");
+            }
+            assert_eq!(global[PASS_ENDS], 0.0, "{rules}");
+        }
+        // Japanese: a second pass would end the phase, not the game; nothing is hidden.
+        let mut game = Game::new(9, Ruleset::JAPANESE, 6.5).unwrap();
+        play(&mut game, &moves);
+        let (spatial, global) = features(&game, White);
+        assert_eq!(global[..5], [1.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(marked(&spatial, 9, 10), names("D4"));
+        assert_eq!(global[PASS_ENDS], 1.0);
+    }
+
+    #[test]
+    fn after_two_passes_only_the_last_shows() {
+        for rules in [Ruleset::FRENCH, Ruleset::TROMP_TAYLOR] {
+            let mut game = Game::new(9, rules, 7.5).unwrap();
+            play(
+                &mut game,
+                &[(Black, "C3"), (White, "pass"), (Black, "pass")],
+            );
+            let (_, global) = features(&game, White);
+            assert_eq!(global[..5], [1.0, 0.0, 0.0, 0.0, 0.0], "{rules}");
+            assert_eq!(global[PASS_ENDS], 1.0, "{rules}");
+        }
+    }
+
+    /// Black C4 D5 E3 around White D4 (liberties D3 and E4): an atari on either side
+    /// starts a working ladder on the empty board.
+    fn ladder_game() -> Game {
+        game_with(9, Ruleset::FRENCH, "C4 D5 E3", "D4", Black)
+    }
+
+    #[test]
+    fn ladders_now_and_the_ataris_that_start_them() {
+        let game = ladder_game();
+        let (spatial, _) = features(&game, Black);
+        assert_eq!(marked(&spatial, 9, 14), names("D4"));
+        assert_eq!(marked(&spatial, 9, 17), names("E4 D3"));
+        // No history: the boards back are this one.
+        assert_eq!(marked(&spatial, 9, 15), names("D4"));
+        assert_eq!(marked(&spatial, 9, 16), names("D4"));
+        // White to move: the chain is its own, no atari of White's to show.
+        let (spatial, _) = features(&game, White);
+        assert_eq!(marked(&spatial, 9, 14), names("D4"));
+        assert_eq!(marked(&spatial, 9, 17), names(""));
+        // A breaker on one ladder's path leaves the other atari.
+        let game = game_with(9, Ruleset::FRENCH, "C4 D5 E3", "D4 G7", Black);
+        let (spatial, _) = features(&game, Black);
+        assert_eq!(marked(&spatial, 9, 14), names("D4"));
+        assert_eq!(marked(&spatial, 9, 17), names("E4"));
+        // And a breaker on each, none.
+        let game = game_with(9, Ruleset::FRENCH, "C4 D5 E3", "D4 G7 B2", Black);
+        let (spatial, _) = features(&game, Black);
+        assert_eq!(marked(&spatial, 9, 14), names(""));
+        assert_eq!(marked(&spatial, 9, 17), names(""));
+    }
+
+    #[test]
+    fn ladders_one_and_two_moves_back() {
+        // Black ataris at D3 (a working ladder), White plays the breaker G7: D4, in atari,
+        // escapes now; it was caught one move back and had a working atari two moves back.
+        let mut game = ladder_game();
+        play(&mut game, &[(Black, "D3"), (White, "G7")]);
+        let (spatial, _) = features(&game, Black);
+        assert_eq!(marked(&spatial, 9, 14), names(""));
+        assert_eq!(marked(&spatial, 9, 15), names("D4"));
+        assert_eq!(marked(&spatial, 9, 16), names("D4"));
+        // With White to move again the history shows nothing, and the boards back are the
+        // present one.
+        let (spatial, _) = features(&game, White);
+        assert_eq!(marked(&spatial, 9, 15), names(""));
+        assert_eq!(marked(&spatial, 9, 16), names(""));
+    }
+
+    #[test]
+    fn a_missing_earlier_board_is_the_more_recent_one() {
+        let mut game = ladder_game();
+        play(&mut game, &[(Black, "D3"), (White, "G7")]);
+        let facts = PositionFacts::of(&game, Black, HISTORY, 1);
+        let position = facts.position(game.board(), Black);
+        let (spatial, _) = features_of(&position, 7.5, &InputOptions::default());
+        assert_eq!(marked(&spatial, 9, 15), names("D4"));
+        assert_eq!(marked(&spatial, 9, 16), names("D4"));
+        let facts = PositionFacts::of(&game, Black, HISTORY, 0);
+        let position = facts.position(game.board(), Black);
+        let (spatial, _) = features_of(&position, 7.5, &InputOptions::default());
+        assert_eq!(marked(&spatial, 9, 15), names(""));
+        assert_eq!(marked(&spatial, 9, 16), names(""));
+    }
+
+    #[test]
+    fn komi_for_each_colour_with_a_handicap_under_area_scoring() {
+        // Chinese rules pay White one point a handicap stone: komi 7.5 + 4.
+        let mut game = Game::new(9, Ruleset::CHINESE, 7.5).unwrap();
+        game.fixed_handicap(4).unwrap();
+        assert_eq!(game.area_komi(), 11.5);
+        let (_, global) = features(&game, White);
+        assert_eq!(global[KOMI], 11.5 / 20.0);
+        // 81 points: the drawable komis are odd; 11.5 is half a point above one.
+        assert_eq!(global[KOMI_WAVE], 0.5);
+        let (_, global) = features(&game, Black);
+        assert_eq!(global[KOMI], -11.5 / 20.0);
+        assert_eq!(global[KOMI_WAVE], -0.5);
+    }
+
+    #[test]
+    fn komi_under_territory_scoring_counts_the_stones_placed() {
+        let mut game = Game::new(9, Ruleset::JAPANESE, 0.5).unwrap();
+        game.fixed_handicap(4).unwrap();
+        // White to move after four handicap stones: 0.5 + 4.
+        let (_, global) = features(&game, White);
+        assert_eq!(global[KOMI], 4.5 / 20.0);
+        assert_eq!(global[KOMI_WAVE], 0.0);
+        // White has played one, Black none since: 0.5 + 3, for Black.
+        play(&mut game, &[(White, "E5")]);
+        let (_, global) = features(&game, Black);
+        assert_eq!(global[KOMI], -3.5 / 20.0);
+        // A pass places nothing.
+        play(&mut game, &[(Black, "pass")]);
+        let (_, global) = features(&game, White);
+        assert_eq!(global[KOMI], 3.5 / 20.0);
+        // Even game, Black to move first, then White: 6.5, then 6.5 + 1.
+        let mut game = Game::new(9, Ruleset::JAPANESE, 6.5).unwrap();
+        let (_, global) = features(&game, Black);
+        assert_eq!(global[KOMI], -6.5 / 20.0);
+        play(&mut game, &[(Black, "E5")]);
+        let (_, global) = features(&game, White);
+        assert_eq!(global[KOMI], 7.5 / 20.0);
+        // Before the moves the position holds, play is taken to have alternated: eight
+        // moves, four each, one of White's captured (the stones on the board would say
+        // Black leads by one).
+        let mut game = Game::new(9, Ruleset::JAPANESE, 6.5).unwrap();
+        play(
+            &mut game,
+            &[
+                (Black, "E5"),
+                (White, "A1"),
+                (Black, "A2"),
+                (White, "G7"),
+                (Black, "B1"),
+                (White, "C7"),
+                (Black, "G3"),
+                (White, "D7"),
+            ],
+        );
+        assert_eq!(game.board().stones(Black) - game.board().stones(White), 1);
+        let (_, global) = features(&game, Black);
+        assert_eq!(global[KOMI], -6.5 / 20.0);
+        // A handicap played as moves: three Black stones, then White to move: 0.5 + 3.
+        let mut game = Game::new(9, Ruleset::JAPANESE, 0.5).unwrap();
+        play(&mut game, &[(Black, "C3"), (Black, "G7"), (Black, "C7")]);
+        assert_eq!(game.handicap(), 3);
+        let (_, global) = features(&game, White);
+        assert_eq!(global[KOMI], 3.5 / 20.0);
+    }
+
+    #[test]
+    fn komi_is_bounded_by_the_boards_area() {
+        let game = Game::new(9, Ruleset::CHINESE, 7.5).unwrap();
+        let facts = PositionFacts::of(&game, White, HISTORY, 2);
+        let position = facts.position(game.board(), White);
+        let (_, global) = features_of(&position, 1000.0, &InputOptions::default());
+        assert_eq!(global[KOMI], 101.0 / 20.0);
+        let (_, global) = features_of(&position, -1000.0, &InputOptions::default());
+        assert_eq!(global[KOMI], -101.0 / 20.0);
+    }
+
+    #[test]
+    fn the_komi_wave_follows_the_boards_parity() {
+        // Odd area: drawable komis are odd.
+        let odd: Vec<f32> = [7.0, 7.5, 8.0, 8.5, 9.0, -7.5, -6.5, 0.0]
+            .iter()
+            .map(|&k| komi_wave(k, 361))
+            .collect();
+        assert_eq!(odd, [0.0, 0.5, 0.0, -0.5, 0.0, -0.5, 0.5, 0.0]);
+        // Even area: drawable komis are even.
+        let even: Vec<f32> = [7.0, 7.5, 8.0, 6.5, 0.25, -0.5]
+            .iter()
+            .map(|&k| komi_wave(k, 64))
+            .collect();
+        assert_eq!(even, [0.0, -0.5, 0.0, 0.5, 0.25, -0.5]);
+    }
+
+    #[test]
+    fn each_preset_as_katagos_rules() {
+        use KataKo::*;
+        let expected = [
+            // ko, territory, tax (seki), suicide, friendly pass
+            (Ruleset::FRENCH, Situational, false, false, false, true),
+            (Ruleset::CHINESE, Positional, false, false, false, true),
+            (Ruleset::JAPANESE, Simple, true, true, false, false),
+            (Ruleset::AGA, Situational, false, false, false, true),
+            (Ruleset::NEW_ZEALAND, Situational, false, false, true, true),
+            (Ruleset::TROMP_TAYLOR, Positional, false, false, true, false),
+            (Ruleset::CGOS, Positional, false, false, false, false),
+        ];
+        assert_eq!(expected.len(), Ruleset::PRESETS.len());
+        for (rules, ko, territory, seki, suicide, friendly) in expected {
+            let kata = KataRules::of(&rules);
+            assert_eq!(kata.ko, ko, "{rules}");
+            assert_eq!(kata.scoring == Scoring::Territory, territory, "{rules}");
+            assert_eq!(
+                kata.tax,
+                if seki { Tax::Seki } else { Tax::None },
+                "{rules}"
+            );
+            assert_eq!(kata.multi_stone_suicide, suicide, "{rules}");
+            assert_eq!(kata.friendly_pass, friendly, "{rules}");
+
+            let game = Game::new(9, rules, 7.5).unwrap();
+            let (_, global) = features(&game, Black);
+            let ko_globals = match ko {
+                Simple => [0.0, 0.0],
+                Positional => [1.0, 0.5],
+                Situational => [1.0, -0.5],
+            };
+            let expected_globals = [
+                ko_globals[0],
+                ko_globals[1],
+                flag(suicide),
+                flag(territory),
+                flag(seki),
+                0.0,
+                0.0,
+                0.0,
+            ];
+            assert_eq!(global[6..14], expected_globals, "{rules}");
+            assert_eq!(global[17], 0.0, "{rules}");
+        }
+    }
+
+    #[test]
+    fn an_empty_board_at_the_start() {
+        let game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        let (spatial, global) = features(&game, Black);
+        assert_eq!(marked(&spatial, 9, 0).len(), 81);
+        for plane in 1..SPATIAL {
+            assert_eq!(marked(&spatial, 9, plane), names(""), "plane {plane}");
+        }
+        let mut expected = [0.0; GLOBAL];
+        expected[KOMI] = -7.5 / 20.0;
+        expected[SUPERKO] = 1.0;
+        expected[SUPERKO_KIND] = -0.5;
+        expected[KOMI_WAVE] = -0.5;
+        assert_eq!(global, expected);
+    }
+
+    #[test]
+    fn playout_doubling_advantage() {
+        let game = Game::new(9, Ruleset::FRENCH, 7.5).unwrap();
+        let facts = PositionFacts::of(&game, Black, HISTORY, 2);
+        let position = facts.position(game.board(), Black);
+        let options = InputOptions {
+            playout_doubling_advantage: 1.5,
+            ..InputOptions::default()
+        };
+        let (_, global) = features_of(&position, 7.5, &options);
+        assert_eq!(global[15..17], [1.0, 0.75]);
+    }
 }

@@ -55,7 +55,7 @@ pub fn caught_chains(board: &Board) -> Vec<CaughtChain> {
             continue;
         }
         if libs == 1 {
-            match Chase::new(board, stone).from_atari(&shared) {
+            match Chase::new(board, stone).run_from_atari(&shared) {
                 Verdict::Caught => caught.push(CaughtChain {
                     stone,
                     catching_ataris: Vec::new(),
@@ -80,10 +80,10 @@ pub fn caught_chains(board: &Board) -> Vec<CaughtChain> {
 /// The chaser's ataris on the chain of `stone` (two liberties) after which the chain,
 /// to move, is caught. The chase after each starts afresh, with a budget of its own.
 fn catching_ataris(shared: &Reading, stone: Point) -> Vec<Point> {
-    let chaser = shared.board.color_at(stone).map(Color::opponent);
-    let Some(chaser) = chaser else {
+    let Some(chased) = shared.board.color_at(stone) else {
         return Vec::new();
     };
+    let chaser = chased.opponent();
     shared
         .board
         .liberties(stone)
@@ -94,7 +94,7 @@ fn catching_ataris(shared: &Reading, stone: Point) -> Vec<Point> {
             }
             let mut after = shared.clone();
             after.play(chaser, atari);
-            Chase::new(&shared.board, stone).from_atari(&after) == Verdict::Caught
+            Chase::new(&shared.board, stone).run_from_atari(&after) == Verdict::Caught
         })
         .collect()
 }
@@ -153,8 +153,9 @@ struct Chase {
     moves: u32,
     /// The depth at which a chase counts as a capture.
     max_depth: usize,
-    /// Boards for the levels below, reused.
-    spare: Vec<Reading>,
+    /// Boards for the levels below, reused. Boxed: a board is 15 KB, and a chase may go
+    /// hundreds of levels deep.
+    spare: Vec<Box<Reading>>,
 }
 
 impl Chase {
@@ -173,7 +174,7 @@ impl Chase {
 
     /// The verdict on the chain, in atari on `reading` with its owner to move, who may retake
     /// any ko at this first move.
-    fn from_atari(&mut self, reading: &Reading) -> Verdict {
+    fn run_from_atari(&mut self, reading: &Reading) -> Verdict {
         if reading.board.liberty_count(self.prey) != 1 {
             return Verdict::Escapes;
         }
@@ -243,11 +244,17 @@ impl Chase {
 
     /// Plays `p` for `color` on a copy of `reading` and searches on: `None` when the move
     /// is illegal (it is then skipped).
-    fn try_move(&mut self, reading: &Reading, color: Color, p: Point, depth: usize) -> Option<Verdict> {
+    fn try_move(
+        &mut self,
+        reading: &Reading,
+        color: Color,
+        p: Point,
+        depth: usize,
+    ) -> Option<Verdict> {
         if !reading.may_play(color, p) {
             return None;
         }
-        let mut next = self.spare.pop().unwrap_or_else(|| reading.clone());
+        let mut next = self.spare.pop().unwrap_or_else(|| boxed_copy(reading));
         next.copy_from(reading);
         next.play(color, p);
         self.moves += 1;
@@ -333,6 +340,13 @@ impl Chase {
     }
 }
 
+/// A copy of `reading` on the heap, made out of the recursion's frames (which would
+/// otherwise each keep room for a board).
+#[inline(never)]
+fn boxed_copy(reading: &Reading) -> Box<Reading> {
+    Box::new(reading.clone())
+}
+
 fn push_new(moves: &mut Vec<Point>, p: Option<Point>) {
     if let Some(p) = p.filter(|p| !moves.contains(p)) {
         moves.push(p);
@@ -355,12 +369,11 @@ fn liberty_bounds(board: &Board, p: Point, color: Color) -> (usize, usize) {
                 friends_total += others;
                 friends_best = friends_best.max(others);
             }
-            Some(_) => {
-                if board.liberty_count(n) == 1 {
-                    captures += 1;
-                    captured_stones += board.chain_len(n);
-                }
+            Some(_) if board.liberty_count(n) == 1 => {
+                captures += 1;
+                captured_stones += board.chain_len(n);
             }
+            Some(_) => {}
         }
     }
     (
@@ -503,5 +516,56 @@ mod tests {
         // A two-stone white chain in atari, D4 and D3, whose liberty E4 runs it up and right.
         let found = verdicts("C4 D5 C3 D2 E3", "D4 D3");
         assert_eq!(found, [caught("D4", &[])]);
+    }
+
+    /// Random games of several sizes, from the smallest board up: every verdict is about a
+    /// chain of one or two liberties, named by its first stone in reading order, with
+    /// catching ataris (among its liberties) exactly when it has two; nothing panics.
+    #[test]
+    fn random_positions_of_every_size() {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        for size in [2, 3, 4, 5, 9, 19] {
+            for seed in 0..2 {
+                let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+                let mut b = Board::new(size).expect("size");
+                let mut color = Color::Black;
+                for _ in 0..size * size * 2 {
+                    let moves: Vec<Point> = b
+                        .empty_points()
+                        .iter()
+                        .copied()
+                        .filter(|&p| b.is_sensible(color, p))
+                        .collect();
+                    match moves.choose(&mut rng) {
+                        Some(&p) => {
+                            b.place(color, p);
+                        }
+                        None => b.pass(),
+                    }
+                    check_verdicts(&b);
+                    color = color.opponent();
+                }
+            }
+        }
+    }
+
+    fn check_verdicts(b: &Board) {
+        let order: Vec<Point> = crate::net::katago::inputs::plane_points(b.geometry()).collect();
+        let rank = |p: Point| order.iter().position(|&q| q == p);
+        for chain in caught_chains(b) {
+            let libs = b.liberties(chain.stone);
+            assert!(b
+                .chain_stones(chain.stone)
+                .all(|s| rank(s) >= rank(chain.stone)));
+            match libs.len() {
+                1 => assert!(chain.catching_ataris.is_empty()),
+                2 => {
+                    assert!(!chain.catching_ataris.is_empty());
+                    assert!(chain.catching_ataris.iter().all(|a| libs.contains(a)));
+                }
+                n => panic!("a verdict on a chain of {n} liberties"),
+            }
+        }
     }
 }
