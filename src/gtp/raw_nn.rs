@@ -26,7 +26,7 @@ use std::fmt::Write;
 pub fn kata_raw_nn(engine: &mut Engine, args: &[String]) -> Reply {
     let request = Request::parse(engine.game().to_move(), args)?;
     let outputs = engine
-        .raw_network(request.color, &request.symmetries)
+        .raw_network(request.color, &request.symmetries, request.optimism)
         .ok_or(Failure::NoNetwork)?;
     let mut text = String::new();
     for (symmetry, output) in request.symmetries.iter().zip(&outputs) {
@@ -36,11 +36,16 @@ pub fn kata_raw_nn(engine: &mut Engine, args: &[String]) -> Reply {
 }
 
 /// The arguments: an optional colour first, the symmetry (`all` or 0 to 7), an optional
-/// policy optimism last (0 to 1; hoshi reads the plain policy, so only 0).
+/// policy optimism last (0 to 1; KataGo's root's 0.2 by default).
 struct Request {
     color: Color,
     symmetries: Vec<Symmetry>,
+    optimism: f32,
 }
+
+/// The optimistic policy's share `kata-raw-nn` mixes in unless told: KataGo's default
+/// `rootPolicyOptimism`.
+const DEFAULT_OPTIMISM: f32 = 0.2;
 
 impl Request {
     fn parse(to_move: Color, args: &[String]) -> Result<Request, Failure> {
@@ -60,18 +65,21 @@ impl Request {
             }
             None => return Err(Failure::Syntax),
         };
-        if let Some(optimism) = rest.next() {
-            let optimism = args::float(optimism)?;
-            if optimism != 0.0 {
-                return Err(Failure::Unsupported(
-                    "policy optimism other than 0 (hoshi reads the plain policy)",
-                ));
-            }
-        }
+        let optimism = match rest.next() {
+            Some(text) => match args::float(text)? {
+                o if (0.0..=1.0).contains(&o) => o as f32,
+                _ => return Err(Failure::Syntax),
+            },
+            None => DEFAULT_OPTIMISM,
+        };
         if rest.next().is_some() {
             return Err(Failure::Syntax);
         }
-        Ok(Request { color, symmetries })
+        Ok(Request {
+            color,
+            symmetries,
+            optimism,
+        })
     }
 }
 

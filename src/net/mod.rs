@@ -124,6 +124,15 @@ pub trait Evaluator: Send {
         false
     }
 
+    /// From now on, mix into the policy the network's optimistic one by `optimism`, from 0
+    /// (the plain policy) to 1 (the optimistic alone): KataGo's networks from version 12
+    /// have a second policy, trained on the moves that turned out better than expected,
+    /// which KataGo's search mixes in (its `policyOptimism`, `rootPolicyOptimism`). `false`,
+    /// and nothing changed, for a network without one.
+    fn set_policy_optimism(&mut self, _optimism: f32) -> bool {
+        false
+    }
+
     /// [`Evaluator::evaluate`] by one komi.
     fn evaluate_one(&mut self, position: &Position<'_>, komi: f64) -> Arc<Output> {
         let mut outputs = Vec::with_capacity(1);

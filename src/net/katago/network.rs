@@ -112,6 +112,7 @@ impl Network for KataNetwork {
             turned: Vec::with_capacity(SPATIAL * area),
             global: [0.0; GLOBAL],
             reading: Reading::AsItStands,
+            optimism: DEFAULT_POLICY_OPTIMISM,
         })
     }
 }
@@ -132,7 +133,13 @@ pub struct KataEvaluator {
     turned: Vec<f32>,
     global: [f32; GLOBAL],
     reading: Reading,
+    /// How much of the optimistic policy is mixed in ([`Evaluator::set_policy_optimism`]).
+    optimism: f32,
 }
+
+/// The optimistic policy's share until told otherwise: KataGo's search's inside its tree
+/// (`policyOptimism`; 0.2 at the root).
+pub const DEFAULT_POLICY_OPTIMISM: f32 = 1.0;
 
 impl Evaluator for KataEvaluator {
     fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
@@ -145,7 +152,8 @@ impl Evaluator for KataEvaluator {
         // The komi is an input: a whole evaluation a komi.
         for &komi in komis {
             let raw = self.run(position, komi, symmetry);
-            outputs.push(Arc::new(self.net.post_process(position, &raw)));
+            let output = self.net.post_process(position, &raw, self.optimism);
+            outputs.push(Arc::new(output));
         }
     }
 
@@ -156,6 +164,11 @@ impl Evaluator for KataEvaluator {
     fn read_in(&mut self, symmetry: Symmetry) -> bool {
         self.reading = Reading::Fixed(symmetry);
         true
+    }
+
+    fn set_policy_optimism(&mut self, optimism: f32) -> bool {
+        self.optimism = optimism;
+        self.net.model.policy.channels > 1
     }
 }
 
@@ -242,7 +255,7 @@ fn softplus(x: f64) -> f64 {
 impl KataNetwork {
     /// Turns raw outputs into probabilities and scores for the side to move, in hoshi's
     /// vertex order, as KataGo's `NNEvaluator::evaluate` does.
-    fn post_process(&self, position: &Position<'_>, raw: &RawOutput) -> Output {
+    fn post_process(&self, position: &Position<'_>, raw: &RawOutput, optimism: f32) -> Output {
         let board = position.board;
         let geometry = board.geometry();
         let size = board.size();
@@ -250,19 +263,34 @@ impl KataNetwork {
             let p = kata_point(geometry, size, i);
             board.check(position.to_move, p).is_ok() && !position.superko_bans.contains(&p)
         };
-        // The policy: a softmax over the legal moves and the pass.
+        // The policy: the optimistic one mixed in, a softmax over the legal moves and the
+        // pass.
+        let logit = |plain: f32, optimistic: Option<f32>| match optimistic {
+            Some(o) => plain + (o - plain) * optimism,
+            None => plain,
+        };
+        let logits: Vec<f32> = match &raw.policy_optimistic {
+            Some(o) => raw
+                .policy
+                .iter()
+                .zip(o)
+                .map(|(&p, &o)| logit(p, Some(o)))
+                .collect(),
+            None => raw.policy.clone(),
+        };
+        let pass_logit = logit(raw.pass[0], raw.pass.get(1).copied());
         let max = (0..size * size)
             .filter(|&i| legal(i))
-            .map(|i| raw.policy[i])
-            .fold(raw.pass[0], f32::max);
+            .map(|i| logits[i])
+            .fold(pass_logit, f32::max);
         let mut policy = vec![0.0f32; size * size];
         let mut sum = 0.0f32;
         for i in (0..size * size).filter(|&i| legal(i)) {
             let vertex = geometry.vertex_index(kata_point(geometry, size, i));
-            policy[vertex] = (raw.policy[i] - max).exp();
+            policy[vertex] = (logits[i] - max).exp();
             sum += policy[vertex];
         }
-        let pass = (raw.pass[0] - max).exp();
+        let pass = (pass_logit - max).exp();
         sum += pass;
         policy.iter_mut().for_each(|p| *p /= sum);
         let details = self.value_details(position, raw);
