@@ -197,7 +197,10 @@ impl Cli {
         match &self.net {
             None => Ok(NetChoice::BuiltIn),
             Some(path) if path.as_os_str() == "none" => Ok(NetChoice::Off),
-            Some(path) => Ok(NetChoice::Given(setup::load_network(path)?)),
+            Some(path) => Ok(NetChoice::Given(setup::load_network_within(
+                path,
+                self.max_memory.saturating_mul(1 << 20),
+            )?)),
         }
     }
 
