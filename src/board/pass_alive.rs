@@ -29,11 +29,12 @@
 //! * *stones that are not pass-alive* (optional): once both sides are done, every stone left
 //!   unclaimed counts for its own color.
 //!
-//! Black is done before White, and where their claims meet the order matters: pass-alive
-//! stones and territory overwrite earlier claims, unsafe big territory only fills unclaimed
-//! points. So when Black stones lying dead in White's pass-alive territory wall in an empty
-//! point, Black first claims it as unsafe big territory and White's territory then takes it
-//! back; White's unsafe big territory, claimed last, never overwrites Black's.
+//! Both sides write into one map, Black first as in KataGo. Pass-alive stones and territory
+//! overwrite what is there while unsafe big territory only fills unclaimed points, so a sure
+//! claim beats an unsafe one whichever side makes it first: when Black stones lying dead in
+//! White's pass-alive territory wall in an empty point, Black claims it as unsafe big
+//! territory and White's territory takes it back, and in the mirrored position White's
+//! unsafe claim leaves Black's territory alone.
 
 use super::tactics::SmallSet;
 use super::{Board, Cell};
@@ -98,9 +99,10 @@ impl AreaRules {
 /// its pass-alive territory); stones go to their own color unless they are dead in the other
 /// side's pass-alive territory. Dame and points between both colors are `None`.
 ///
-/// `multi_stone_suicide_legal` is what KataGo passes as `getSuicideLegalForPassAlive`: the
-/// ruleset's multi-stone suicide, or true whatever the rules where the network prefers
-/// pass-alive area computed under suicide rules.
+/// `multi_stone_suicide_legal` is what KataGo passes as `getSuicideLegalForPassAlive`: true
+/// when the rules allow multi-stone suicide, and also, whatever the rules, for a network
+/// whose model file sets `preferPassAliveUnderSuicideRules` (KataGo's search parameter
+/// `alwaysComputePassAliveUnderSuicideRules`, `auto` by default, follows the network).
 ///
 /// Indexed by [`Point::index`], `board.geometry().slots()` long, `None` off the board.
 pub fn pass_alive_area(board: &Board, multi_stone_suicide_legal: bool) -> Vec<Option<Color>> {
@@ -112,7 +114,8 @@ pub fn pass_alive_area(board: &Board, multi_stone_suicide_legal: bool) -> Vec<Op
 /// `None` off the board and on points that are nobody's.
 pub fn area(board: &Board, rules: AreaRules) -> Vec<Option<Color>> {
     let mut owners = vec![None; board.geometry().slots()];
-    // Black first: see the module documentation for why the order matters.
+    // Black first, as KataGo does; sure claims overwrite, unsafe ones only fill (see the
+    // module documentation).
     for owner in [Color::Black, Color::White] {
         let mut regions = Regions::new(board, owner, rules.multi_stone_suicide_legal);
         let alive = regions.pass_alive_chains(board);
@@ -139,8 +142,9 @@ struct Region {
     /// How many of its points touch no owner stone, counted up to two.
     inner_points: u8,
     holds_opponent_stones: bool,
-    /// Whether a chain that is not pass-alive borders it; found by Benson's pruning.
-    borders_unsafe_chain: bool,
+    /// Whether a chain that is not pass-alive borders it (found by Benson's pruning): then
+    /// the region may open up to the opponent.
+    borders_fallen_chain: bool,
 }
 
 /// The board as seen by one player, the owner: its regions and which point is in which.
@@ -183,7 +187,7 @@ impl Regions {
             vital_to: self.chains_next_to(board, start),
             inner_points: 0,
             holds_opponent_stones: false,
-            borders_unsafe_chain: false,
+            borders_fallen_chain: false,
         };
         self.points.push(start);
         self.region_of[start.index()] = number;
@@ -276,10 +280,10 @@ impl Regions {
                         continue;
                     };
                     let region = &mut self.list[region];
-                    if region.borders_unsafe_chain {
+                    if region.borders_fallen_chain {
                         continue;
                     }
-                    region.borders_unsafe_chain = true;
+                    region.borders_fallen_chain = true;
                     for &other in region.vital_to.as_slice() {
                         vital_regions[other.index()] -= 1;
                         if vital_regions[other.index()] < 2 && fallen.insert(other) {
@@ -306,8 +310,8 @@ impl Regions {
         rules: AreaRules,
         owners: &mut [Option<Color>],
     ) {
-        // With no owner stone there is no chain and no bordered region: nothing to claim
-        // (the single region is then the whole board, or the opponent's).
+        // Without owner stones no region is walled in by the owner: the empty board would
+        // otherwise be one safe big territory.
         if board.stones(self.owner) == 0 {
             return;
         }
@@ -319,7 +323,7 @@ impl Regions {
         }
         for region in &self.list {
             let points = &self.points[region.start..region.end];
-            let safe = !region.borders_unsafe_chain
+            let safe = !region.borders_fallen_chain
                 && (region.inner_points <= 1
                     || (rules.safe_big_territories && !region.holds_opponent_stones));
             if safe {
@@ -332,5 +336,447 @@ impl Regions {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coord::{Geometry, Vertex};
+
+    /// A board drawn as rows from the top (`X` black, `O` white, anything else empty; spaces
+    /// ignored), as the judge's tests draw games.
+    fn board_from_rows(rows: &[&str]) -> Board {
+        let size = rows.len();
+        let g = Geometry::new(size).expect("size");
+        let mut stones = Vec::new();
+        for (r, line) in rows.iter().enumerate() {
+            let cells: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+            assert_eq!(cells.len(), size, "row {r} of a {size}×{size} board");
+            for (col, ch) in cells.into_iter().enumerate() {
+                let p = g.point(Vertex::new(col, size - 1 - r));
+                match ch {
+                    'X' => stones.push((p, Color::Black)),
+                    'O' => stones.push((p, Color::White)),
+                    _ => {}
+                }
+            }
+        }
+        Board::from_stones(size, stones).expect("stones")
+    }
+
+    /// The owners drawn as the board is: rows from the top, `X` Black's, `O` White's, `.`
+    /// nobody's. Also checks the map's shape: one entry per slot, `None` off the board.
+    fn draw(board: &Board, owners: &[Option<Color>]) -> Vec<String> {
+        let g = board.geometry();
+        assert_eq!(owners.len(), g.slots());
+        let on_board: PointSet = g.points().collect();
+        for (index, owner) in owners.iter().enumerate() {
+            if !on_board.contains(Point::from_index(index)) {
+                assert_eq!(*owner, None, "slot {index} is off the board");
+            }
+        }
+        let size = g.size();
+        (0..size)
+            .map(|r| {
+                let row = (0..size).map(|col| {
+                    let p = g.point(Vertex::new(col, size - 1 - r));
+                    match owners[p.index()] {
+                        Some(Color::Black) => "X",
+                        Some(Color::White) => "O",
+                        None => ".",
+                    }
+                });
+                row.collect::<Vec<_>>().join(" ")
+            })
+            .collect()
+    }
+
+    /// What the networks see, multi-stone suicide illegal unless said otherwise.
+    fn network(rows: &[&str]) -> Vec<String> {
+        let board = board_from_rows(rows);
+        draw(&board, &pass_alive_area(&board, false))
+    }
+
+    /// Pass-alive stones and territory only.
+    fn strict(rows: &[&str], suicide: bool) -> Vec<String> {
+        let board = board_from_rows(rows);
+        draw(&board, &area(&board, AreaRules::strict(suicide)))
+    }
+
+    /// Swaps the colors of a diagram.
+    fn swapped(rows: &[&str]) -> Vec<String> {
+        let swap = |c| match c {
+            'X' => 'O',
+            'O' => 'X',
+            c => c,
+        };
+        rows.iter().map(|r| r.chars().map(swap).collect()).collect()
+    }
+
+    fn as_strs(rows: &[String]) -> Vec<&str> {
+        rows.iter().map(String::as_str).collect()
+    }
+
+    #[test]
+    fn a_group_with_two_eyes_owns_its_stones_and_eyes() {
+        // Black's corner group has the eyes A9 and C9; White's wall around it has none.
+        let rows = [
+            ". X . X O . . . .",
+            "X X X X O . . . .",
+            "O O O O O . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ];
+        let alive = [
+            "X X X X . . . . .",
+            "X X X X . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ];
+        assert_eq!(strict(&rows, false), alive);
+        assert_eq!(strict(&rows, true), alive);
+        // The networks also see White's wall, and the empty rest walled in by White alone.
+        assert_eq!(
+            network(&rows),
+            [
+                "X X X X O O O O O",
+                "X X X X O O O O O",
+                "O O O O O O O O O",
+                "O O O O O O O O O",
+                "O O O O O O O O O",
+                "O O O O O O O O O",
+                "O O O O O O O O O",
+                "O O O O O O O O O",
+                "O O O O O O O O O",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_group_with_one_eye_is_not_pass_alive() {
+        // As above with C9 filled: one eye left.
+        let rows = [
+            ". X X X O . . . .",
+            "X X X X O . . . .",
+            "O O O O O . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ];
+        let nothing = [". . . . . . . . ."; 9];
+        assert_eq!(strict(&rows, false), nothing);
+        assert_eq!(strict(&rows, true), nothing);
+    }
+
+    #[test]
+    fn a_false_eye_is_no_eye() {
+        // C9 looks like Black's second eye, but White can take D9 by playing there (D8 and E9
+        // are White's), and then A9 is the only eye.
+        let rows = [
+            ". X . X O . . . .",
+            "X X X O O . . . .",
+            "O O O O . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ];
+        assert_eq!(strict(&rows, false), [". . . . . . . . ."; 9]);
+        // With D8 Black's, D9 is connected and C9 is a real eye.
+        let rows = [
+            ". X . X O . . . .",
+            "X X X X O . . . .",
+            "O O O O O . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ];
+        assert_eq!(strict(&rows, false)[..2], ["X X X X . . . . ."; 2]);
+    }
+
+    #[test]
+    fn seki_is_pass_alive_for_neither() {
+        // White's row and Black's B1-D1 share the liberties A1 and E1: whoever fills one
+        // is captured. Nothing is pass-alive.
+        let rows = [
+            ". . . . .",
+            ". . . . .",
+            "X X X X X",
+            "O O O O O",
+            ". X X X .",
+        ];
+        assert_eq!(strict(&rows, false), [". . . . ."; 5]);
+        assert_eq!(strict(&rows, true), [". . . . ."; 5]);
+        // The networks see every stone as its own color's and the shared liberties as
+        // nobody's; the empty top, walled in by Black alone, is Black's.
+        assert_eq!(
+            network(&rows),
+            [
+                "X X X X X",
+                "X X X X X",
+                "X X X X X",
+                "O O O O O",
+                ". X X X .",
+            ]
+        );
+    }
+
+    /// A Black wall along the top of a 9×9 board with the eyes A9, E9, G9 and J9, and White
+    /// stones from `white` below it.
+    fn wall_over(white: &[&str; 7]) -> Vec<String> {
+        let mut rows = vec![
+            ". O . X . X . X .".to_string(),
+            "X X X X X X X X X".to_string(),
+        ];
+        rows.extend(white.iter().map(|r| r.to_string()));
+        rows
+    }
+
+    #[test]
+    fn a_pass_alive_wall_owns_the_empty_region_it_encloses() {
+        let rows = wall_over(&[". . . . . . . . ."; 7]);
+        // B9 is a dead White stone in the pass-alive territory A9-C9: Black's. The 63 empty
+        // points below are Black's safe big territory.
+        assert_eq!(network(&as_strs(&rows)), ["X X X X X X X X X"; 9]);
+        // Strictly, the big region is not pass-alive territory (White could live there).
+        let mut expected = vec!["X X X X X X X X X"; 2];
+        expected.extend([". . . . . . . . ."; 7]);
+        assert_eq!(strict(&as_strs(&rows), false), expected);
+    }
+
+    #[test]
+    fn an_opponent_stone_inside_a_big_region_keeps_it_open() {
+        // One White stone at E4: the region below the wall holds an opponent stone, so it is
+        // neither safe big territory nor, being big, pass-alive territory. The stone counts
+        // as White's, the empty points as nobody's.
+        let rows = wall_over(&[
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . O . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ]);
+        assert_eq!(
+            network(&as_strs(&rows)),
+            [
+                "X X X X X X X X X",
+                "X X X X X X X X X",
+                ". . . . . . . . .",
+                ". . . . . . . . .",
+                ". . . . . . . . .",
+                ". . . . . . . . .",
+                ". . . . O . . . .",
+                ". . . . . . . . .",
+                ". . . . . . . . .",
+            ]
+        );
+    }
+
+    #[test]
+    fn points_between_both_colors_are_nobodys() {
+        // Two pass-alive walls face each other: rows 3 to 7 touch both, so neither side may
+        // count them, big territory or not.
+        let rows = wall_over(&[
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            "O O O O O O O O O",
+            ". O . O . O . O .",
+        ]);
+        let mut expected = vec!["X X X X X X X X X"; 2];
+        expected.extend([". . . . . . . . ."; 5]);
+        expected.extend(["O O O O O O O O O"; 2]);
+        assert_eq!(network(&as_strs(&rows)), expected);
+        assert_eq!(strict(&as_strs(&rows), false), expected);
+    }
+
+    #[test]
+    fn territory_swallowing_a_dead_groups_eye_goes_to_the_owner_whatever_its_color() {
+        // Black's pass-alive group (eyes D7 and F7) holds the corner A7, B7, A6 as pass-alive
+        // territory: one point of it, A7, touches no Black stone. White's dead B7 and A6
+        // wall in A7, which White alone borders. Black is marked first, so the two colorings
+        // take different paths (White's unsafe claim must not overwrite Black's territory;
+        // Black's must be overwritten by White's): both give the corner to the wall.
+        let rows = [
+            ". O X . X . X",
+            "O X X X X X X",
+            "X X . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+        ];
+        let expected = ["X X X X X X X"; 7];
+        assert_eq!(network(&rows), expected);
+        assert_eq!(network(&as_strs(&swapped(&rows))), swapped(&expected));
+        let corner = [
+            "X X X X X X X",
+            "X X X X X X X",
+            "X X . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+        ];
+        assert_eq!(strict(&rows, false), corner);
+    }
+
+    #[test]
+    fn the_empty_board_is_nobodys() {
+        for size in [2, 9, 19, 25] {
+            let board = Board::new(size).unwrap();
+            for owners in [
+                pass_alive_area(&board, false),
+                pass_alive_area(&board, true),
+                area(&board, AreaRules::strict(false)),
+            ] {
+                assert_eq!(draw(&board, &owners), vec![vec!["."; size].join(" "); size]);
+            }
+        }
+    }
+
+    #[test]
+    fn one_stone_claims_the_empty_board_it_alone_borders() {
+        // Not pass-alive, but the networks count the stone and the empty region walled in by
+        // Black alone (unsafe big territory).
+        let rows = [". . . .", ". X . .", ". . . .", ". . . ."];
+        assert_eq!(network(&rows), ["X X X X"; 4]);
+        assert_eq!(strict(&rows, false), [". . . ."; 4]);
+    }
+
+    #[test]
+    fn on_two_by_two_diagonal_stones_share_two_eyes() {
+        // Each Black stone borders both empty corners, and both corners touch only it: two
+        // vital regions each, in the smallest board there is.
+        let rows = [". X", "X ."];
+        assert_eq!(strict(&rows, false), ["X X", "X X"]);
+        assert_eq!(strict(&rows, true), ["X X", "X X"]);
+        // One stone each: nothing is pass-alive, each color keeps its stone, and the empty
+        // points, touching both, are nobody's.
+        let rows = ["X .", ". O"];
+        assert_eq!(strict(&rows, false), [". .", ". ."]);
+        assert_eq!(network(&rows), ["X .", ". O"]);
+    }
+
+    #[test]
+    fn suicide_rules_need_opponent_stones_inside_an_eye_to_touch_the_group() {
+        // Black's group has the eye D9 and the corner A9 (White), B9, A8. Without suicide the
+        // corner is vital: White can never empty A9, and filling B9 and A8 would be suicide.
+        // With multi-stone suicide White can take its own stones off, leaving A9 empty and
+        // not a liberty of Black, so the corner is not an eye.
+        let rows = [
+            "O . X . X . . . .",
+            ". X X X X . . . .",
+            "X X . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+        ];
+        let board = board_from_rows(&rows);
+        let without = draw(&board, &pass_alive_area(&board, false));
+        let with = draw(&board, &pass_alive_area(&board, true));
+        assert_eq!(without, ["X X X X X X X X X"; 9]);
+        let mut expected = vec!["O . X X X X X X X", ". X X X X X X X X"];
+        expected.extend(["X X X X X X X X X"; 7]);
+        assert_eq!(with, expected);
+        let mut expected = vec![
+            "X X X X X . . . .",
+            "X X X X X . . . .",
+            "X X . . . . . . .",
+        ];
+        expected.extend([". . . . . . . . ."; 6]);
+        assert_eq!(strict(&rows, false), expected);
+        assert_eq!(strict(&rows, true), [". . . . . . . . ."; 9]);
+    }
+
+    /// A `size`×`size` diagram, empty but for the given rows (from the top).
+    fn rows_with(size: usize, rows: &[(usize, &str)]) -> Vec<String> {
+        let mut all = vec![vec!["."; size].join(" "); size];
+        for &(r, row) in rows {
+            all[r] = row.to_string();
+        }
+        all
+    }
+
+    #[test]
+    fn groups_on_a_nineteen_board() {
+        // Two-eyed groups: White's in the upper right corner, Black's on the lower edge; a
+        // lone White stone (K10) and a lone Black one (D7) in between.
+        let rows = rows_with(
+            19,
+            &[
+                (0, ". . . . . . . . . . . . . . . O . O ."),
+                (1, ". . . . . . . . . . . . . . . O O O O"),
+                (9, ". . . . . . . . . O . . . . . . . . ."),
+                (12, ". . . X . . . . . . . . . . . . . . ."),
+                (17, ". . X X X X X . . . . . . . . . . . ."),
+                (18, ". . X . X . X . . . . . . . . . . . ."),
+            ],
+        );
+        let mut expected = rows_with(
+            19,
+            &[
+                (0, ". . . . . . . . . . . . . . . O O O O"),
+                (1, ". . . . . . . . . . . . . . . O O O O"),
+                (17, ". . X X X X X . . . . . . . . . . . ."),
+                (18, ". . X X X X X . . . . . . . . . . . ."),
+            ],
+        );
+        assert_eq!(strict(&as_strs(&rows), false), expected);
+        // Every empty region touches both colors: the networks only add the lone stones.
+        expected[9] = rows[9].clone();
+        expected[12] = rows[12].clone();
+        assert_eq!(network(&as_strs(&rows)), expected);
+    }
+
+    #[test]
+    fn the_far_corners_of_the_largest_board() {
+        // Two-eyed groups in the corners Z25 (White) and A1 (Black) of a 25×25 board.
+        let open = vec!["."; 20].join(" ");
+        let rows = rows_with(
+            25,
+            &[
+                (0, &format!("{open} O . O . O")),
+                (1, &format!("{open} O O O O O")),
+                (23, &format!("X X X X X {open}")),
+                (24, &format!(". X . X X {open}")),
+            ],
+        );
+        let expected = rows_with(
+            25,
+            &[
+                (0, &format!("{open} O O O O O")),
+                (1, &format!("{open} O O O O O")),
+                (23, &format!("X X X X X {open}")),
+                (24, &format!("X X X X X {open}")),
+            ],
+        );
+        assert_eq!(strict(&as_strs(&rows), false), expected);
+        assert_eq!(network(&as_strs(&rows)), expected);
     }
 }
