@@ -439,9 +439,11 @@ impl Passing {
         self.pass_ends_phase() && self.rules.scoring == Scoring::Area
     }
 
-    /// Whether the game is already over (two passes under area scoring).
-    fn game_over(self) -> bool {
-        self.passes >= 2 && self.rules.scoring == Scoring::Area
+    /// Whether the game is already over (two passes under area scoring) or past its normal
+    /// end (two passes under territory scoring, where KataGo's GTP plays no encore): either
+    /// way the network sees the last pass alone.
+    fn past_end(self) -> bool {
+        self.passes >= 2
     }
 
     /// Whether KataGo plays on as if the opponent's pass did not invite the game's end,
@@ -455,7 +457,7 @@ impl Passing {
     fn turns_shown(self) -> usize {
         if self.hides_ending() {
             0
-        } else if self.game_over() {
+        } else if self.past_end() {
             1
         } else {
             HISTORY
