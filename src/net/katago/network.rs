@@ -11,6 +11,7 @@ use super::model::{Block, Model, PostProcess};
 use crate::coord::Geometry;
 use crate::game::Position;
 use crate::net::kernels::conv::Path;
+use crate::net::kernels::flush::FlushToZero;
 use crate::net::{Evaluator, Heads, Network, Output, Symmetry, ValueDetails};
 use crate::rules::{KoRule, Scoring};
 use std::sync::Arc;
@@ -149,6 +150,7 @@ impl Evaluator for KataEvaluator {
             Reading::Varied => Symmetry::of(position),
             Reading::Fixed(symmetry) => symmetry,
         };
+        let _flush = FlushToZero::new();
         // The komi is an input: a whole evaluation a komi.
         for &komi in komis {
             let raw = self.run(position, komi, symmetry);
