@@ -30,14 +30,24 @@ pub(super) fn board_points(size: usize) -> impl Iterator<Item = usize> {
 pub struct Grid {
     pub data: Vec<f32>,
     pub stride: usize,
+    /// The channels in use: the lanes beyond them, up to `stride`, stay 0.
+    pub channels: usize,
 }
 
 impl Grid {
-    /// Makes the grid hold `channels` channels on the board of `size`, all 0.
+    /// Makes the grid hold `channels` channels on the board of `size`. A grid already of
+    /// that shape keeps its values (each writer writes every point of the board it writes);
+    /// another is made anew, all 0, so that its border and the lanes beyond its channels
+    /// are 0 as the kernels need.
     fn reset(&mut self, size: usize, channels: usize) {
-        self.stride = stride(channels);
+        let (stride, len) = (stride(channels), conv::grid_points(size) * stride(channels));
+        if self.stride == stride && self.data.len() == len && self.channels == channels {
+            return;
+        }
+        self.stride = stride;
+        self.channels = channels;
         self.data.clear();
-        self.data.resize(conv::grid_points(size) * self.stride, 0.0);
+        self.data.resize(len, 0.0);
     }
 
     fn point(&self, at: usize) -> &[f32] {
@@ -295,7 +305,7 @@ impl Forward<'_> {
 
     fn bottleneck(&self, b: &Bottleneck, next: &mut Next<'_>, size: usize, ws: &mut Workspace) {
         let mut a = std::mem::take(&mut ws.grids[1]);
-        let mut inner = Grid::default();
+        let mut inner = std::mem::take(&mut ws.grids[7]);
         norm_act(&b.pre, size, &ws.trunk, &mut a);
         self.conv(&b.inward, next, size, &a, None, &mut inner, ws);
         ws.grids[1] = a;
@@ -307,6 +317,7 @@ impl Forward<'_> {
         norm_act(&b.post, size, &inner, &mut a);
         self.add_conv(&b.outward, next, size, &a, &mut inner, ws);
         ws.grids[1] = a;
+        ws.grids[7] = inner;
     }
 
     /// `ws.trunk += conv(input)`, through `spare` (a grid of the trunk's shape to write into).
@@ -471,13 +482,23 @@ fn add_bias(size: usize, grid: &mut Grid, bias: &[f32]) {
 
 /// `out = activation(scale · input + bias)` on the board's points, 0 off them.
 fn norm_act(norm: &NormAct, size: usize, input: &Grid, out: &mut Grid) {
+    // One loop a function, so that each is compiled (and vectorised) on its own.
+    match norm.activation {
+        Activation::Identity => norm_then(norm, size, input, out, |x| x),
+        Activation::Relu => norm_then(norm, size, input, out, |x| x.max(0.0)),
+        Activation::Mish => norm_then(norm, size, input, out, |x| Activation::Mish.apply(x)),
+        Activation::Silu => norm_then(norm, size, input, out, |x| Activation::Silu.apply(x)),
+    }
+}
+
+fn norm_then(norm: &NormAct, size: usize, input: &Grid, out: &mut Grid, f: impl Fn(f32) -> f32) {
     let channels = norm.scale.len();
     out.reset(size, channels);
     for at in board_points(size) {
-        let x = input.point(at);
-        let y = &mut out.data[at * out.stride..at * out.stride + channels];
-        for c in 0..channels {
-            y[c] = norm.activation.apply(x[c] * norm.scale[c] + norm.bias[c]);
+        let x = &input.data[at * input.stride..][..channels];
+        let y = &mut out.data[at * out.stride..][..channels];
+        for (((y, x), s), b) in y.iter_mut().zip(x).zip(&norm.scale).zip(&norm.bias) {
+            *y = f(x * s + b);
         }
     }
 }
@@ -520,6 +541,7 @@ fn direct_conv(conv: &Conv, weights: &[f32], size: usize, input: &Grid, out: &mu
         let (y, x) = ((i / size) as isize, (i % size) as isize);
         let at = (y as usize + 1) * width + x as usize + 1;
         let sums = &mut out.data[at * out.stride..at * out.stride + co];
+        sums.fill(0.0);
         for dy in 0..ky {
             let yy = y + dy - ry;
             if yy < 0 || yy >= size as isize {
