@@ -75,11 +75,12 @@ pub fn embedded_value_network(size: usize) -> Option<SharedNet> {
     nets.iter().find(|&&(s, _)| s == size).map(|&(_, net)| net)
 }
 
-/// A network file format: how its files begin and how it reads one.
+/// A network file format: how its files begin and how it reads one (with the human profile
+/// a human-imitating network plays as, where one is given).
 struct Format {
     name: &'static str,
     recognises: fn(&[u8]) -> bool,
-    read: fn(&[u8]) -> Result<SharedNet, String>,
+    read: fn(&[u8], Option<&str>) -> Result<SharedNet, String>,
 }
 
 /// The formats hoshi reads, one line a format: a file is read by the first that recognises
@@ -88,12 +89,19 @@ const FORMATS: &[Format] = &[
     Format {
         name: "hoshi's .hnet",
         recognises: hnet::recognises,
-        read: |bytes| read_as(hnet::Model::from_bytes(bytes)),
+        read: |bytes, profile| {
+            if profile.is_some() {
+                log::warn!("a human profile is for KataGo's human-imitating networks: ignored");
+            }
+            read_as(hnet::Model::from_bytes(bytes))
+        },
     },
     Format {
         name: "KataGo model",
         recognises: katago::recognises,
-        read: |bytes| read_as(katago::KataNetwork::from_bytes(bytes)),
+        read: |bytes, profile| {
+            read_as(katago::KataNetwork::from_bytes_with_profile(bytes, profile))
+        },
     },
 ];
 
@@ -125,6 +133,13 @@ const MAX_NETWORK_BYTES: u64 = 1 << 30;
 /// "judge" came to mean the dead-stone judge alone) that is no longer there is read from its
 /// new name in the same directory, so that the scripts and notes that name it keep working.
 pub fn load_network(file: &Path) -> Result<SharedNet, LoadError> {
+    load_network_as(file, None)
+}
+
+/// [`load_network`], with the profile a human-imitating KataGo network plays as
+/// (`--human-profile`: KataGo's `humanSLProfile`, such as `rank_5k`), which such a network
+/// needs and others ignore.
+pub fn load_network_as(file: &Path, human_profile: Option<&str>) -> Result<SharedNet, LoadError> {
     let renamed = renamed_file(file);
     if let Some(renamed) = &renamed {
         log::warn!(
@@ -146,7 +161,8 @@ pub fn load_network(file: &Path) -> Result<SharedNet, LoadError> {
             let known: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
             refused(format!("not a network file ({})", known.join(", ")))
         })?;
-    (format.read)(&bytes).map_err(|why| refused(format!("{} file: {why}", format.name)))
+    (format.read)(&bytes, human_profile)
+        .map_err(|why| refused(format!("{} file: {why}", format.name)))
 }
 
 /// The weight files renamed when "judge" came to mean the dead-stone judge alone: the old

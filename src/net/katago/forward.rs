@@ -250,7 +250,13 @@ impl Forward<'_> {
                 Block::Bottleneck(b) => self.bottleneck(b, next, size, ws),
                 Block::Attention(b) => {
                     let rope = next.ropes.next().expect("a table an attention block");
-                    transformer::attention(b, rope.as_ref(), size, &mut ws.trunk, &mut ws.transformer)
+                    transformer::attention(
+                        b,
+                        rope.as_ref(),
+                        size,
+                        &mut ws.trunk,
+                        &mut ws.transformer,
+                    )
                 }
                 Block::FeedForward(b) => {
                     transformer::feed_forward(b, size, &mut ws.trunk, &mut ws.transformer)

@@ -183,8 +183,7 @@ fn parse_int(text: &str) -> Option<i32> {
 /// The rank `text` names (`20k` to `1k`, `1d` to `9d`) counted down from 9 dan (1).
 fn inverse_rank(text: &str) -> Option<u32> {
     let (number, kind) = text.split_at(text.len().checked_sub(1)?);
-    if number.is_empty() || number.starts_with('0') || !number.bytes().all(|b| b.is_ascii_digit())
-    {
+    if number.is_empty() || number.starts_with('0') || !number.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let n: u32 = number.parse().ok()?;
@@ -217,17 +216,38 @@ mod tests {
         let p = HumanProfile::parse("rank_5k").unwrap();
         assert_eq!(p.inverse_ranks, [14, 14]);
         assert_eq!(p.date, (2020, 3, 1));
-        assert_eq!(HumanProfile::parse("preaz_9d").unwrap().inverse_ranks, [1, 1]);
+        assert_eq!(
+            HumanProfile::parse("preaz_9d").unwrap().inverse_ranks,
+            [1, 1]
+        );
         assert_eq!(HumanProfile::parse("preaz_9d").unwrap().date, (2016, 9, 1));
         assert_eq!(
             HumanProfile::parse("rank_20k_1d").unwrap().inverse_ranks,
             [29, 9]
         );
-        assert_eq!(HumanProfile::parse("proyear_1990").unwrap().source, Source::GoGoD);
-        assert_eq!(HumanProfile::parse("proyear_2021").unwrap().source, Source::Go4Go);
+        assert_eq!(
+            HumanProfile::parse("proyear_1990").unwrap().source,
+            Source::GoGoD
+        );
+        assert_eq!(
+            HumanProfile::parse("proyear_2021").unwrap().source,
+            Source::Go4Go
+        );
         for bad in [
-            "", "_", "rank_", "rank_21k", "rank_0d", "rank_10d", "rank_05k", "rank_5k_",
-            "rank_5k_3d_1d", "proyear_1799", "proyear_2024", "proyear_x", "5k", "amateur_5k",
+            "",
+            "_",
+            "rank_",
+            "rank_21k",
+            "rank_0d",
+            "rank_10d",
+            "rank_05k",
+            "rank_5k_",
+            "rank_5k_3d_1d",
+            "proyear_1799",
+            "proyear_2024",
+            "proyear_x",
+            "5k",
+            "amateur_5k",
         ] {
             assert!(HumanProfile::parse(bad).is_err(), "{bad}");
         }
@@ -257,7 +277,9 @@ mod tests {
         assert_eq!(black[79], 1.0);
         assert_eq!(black[74], 0.5);
         assert_eq!(black[151 + 2], 1.0);
-        let pro = HumanProfile::parse("proyear_1990").unwrap().inputs(Color::White, 81);
+        let pro = HumanProfile::parse("proyear_1990")
+            .unwrap()
+            .inputs(Color::White, 81);
         assert_eq!(pro[75], 1.0);
         assert_eq!(pro[74], 0.0);
         assert_eq!(pro[156], 1.0);

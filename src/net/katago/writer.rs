@@ -320,9 +320,9 @@ impl Writer {
 /// Models of random weights, described by a [`Spec`].
 pub mod random {
     use super::super::model::{
-        Activation, Attention, Block, Bottleneck, Conv, Dense, FeedForward, GlobalPooling,
-        MatMul, MetadataEncoder, Model, NormAct, PassHead, PolicyHead, PostProcess, Residual,
-        RmsNorm, Rope, Tip, TransformerNorm, Trunk, ValueHead, METADATA_INPUTS,
+        Activation, Attention, Block, Bottleneck, Conv, Dense, FeedForward, GlobalPooling, MatMul,
+        MetadataEncoder, Model, NormAct, PassHead, PolicyHead, PostProcess, Residual, RmsNorm,
+        Rope, Tip, TransformerNorm, Trunk, ValueHead, METADATA_INPUTS,
     };
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -488,7 +488,11 @@ pub mod random {
                         regular: self.conv(&n("normactconv1.convpool.conv1r"), 3, c, regular),
                         pooled: self.conv(&n("normactconv1.convpool.conv1g"), 3, c, pooled),
                         pooled_norm: self.norm(&n("normactconv1.convpool.normg"), pooled),
-                        to_bias: self.mul(&n("normactconv1.convpool.linear_g"), 3 * pooled, regular),
+                        to_bias: self.mul(
+                            &n("normactconv1.convpool.linear_g"),
+                            3 * pooled,
+                            regular,
+                        ),
                         mid: self.norm(&n("normactconv2.norm"), regular),
                         last: self.conv(&n("normactconv2.conv"), 3, regular, c),
                     })
@@ -638,7 +642,7 @@ mod tests {
     use super::*;
     use crate::net::contract;
     use crate::net::katago::KataNetwork;
-    use crate::net::{Evaluator, SharedNet};
+    use crate::net::SharedNet;
 
     fn attention(heads: usize, kv_heads: usize, rope: RopeSpec) -> BlockSpec {
         BlockSpec::Attention {
@@ -709,17 +713,24 @@ mod tests {
         for (seed, spec) in specs().iter().enumerate() {
             let model = random::model(spec, seed as u64);
             let bytes = write(&model);
-            let read = Model::from_bytes(&bytes)
-                .unwrap_or_else(|e| panic!("v{}: {e}", spec.version));
+            let read =
+                Model::from_bytes(&bytes).unwrap_or_else(|e| panic!("v{}: {e}", spec.version));
             // Written again, the model read is the same file: every value came back.
             assert!(write(&read) == bytes, "v{} differs", spec.version);
             assert_eq!(read.version, spec.version);
             assert_eq!(read.trunk.initial.weights, model.trunk.initial.weights);
-            let (a, b) = match (&read.trunk.blocks[0], &model.trunk.blocks[0]) {
-                (Block::Residual(a), Block::Residual(b)) => (a, b),
-                _ => unreachable!("every model starts with an ordinary block"),
-            };
-            assert_eq!((&a.pre.scale, &a.pre.bias), (&b.pre.scale, &b.pre.bias));
+            for (a, b) in read.trunk.blocks.iter().zip(&model.trunk.blocks) {
+                match (a, b) {
+                    (Block::Residual(a), Block::Residual(b)) => {
+                        assert_eq!((&a.pre.scale, &a.pre.bias), (&b.pre.scale, &b.pre.bias));
+                    }
+                    (Block::Attention(a), Block::Attention(b)) => {
+                        assert_eq!(a.q.weights, b.q.weights);
+                        assert_eq!(a.norm.weight, b.norm.weight);
+                    }
+                    _ => {}
+                }
+            }
             assert_eq!(read.has_transformer(), model.has_transformer());
             // Gzipped, as KataGo publishes them, the same.
             let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -766,14 +777,26 @@ mod tests {
         }
     }
 
+    /// Writes the random models of [`specs`] (and one with a plain feed-forward block) into
+    /// the folder `HOSHI_KATAGO_RANDOM_MODELS` names, `random-N-vV.bin`, for KataGo to read:
+    /// `HOSHI_KATAGO_RANDOM_MODELS=/tmp/models cargo test --lib write_random_models -- --ignored`.
     #[test]
-    fn a_transformer_network_keeps_the_contract() {
-        let net = SharedNet::new(network(&every_kind(false, true), 3));
-        let own = |position: &crate::game::Position<'_>, komi: f64| {
-            let mut fresh = net.evaluator(position.board.size());
-            (*fresh.evaluate_one(position, komi)).clone()
-        };
-        contract::keeps_the_contract(net, &own);
+    #[ignore = "writes files for KataGo; run by hand"]
+    fn write_random_models() {
+        let folder = std::env::var("HOSHI_KATAGO_RANDOM_MODELS").expect("a folder");
+        std::fs::create_dir_all(&folder).unwrap();
+        let mut specs = specs();
+        specs.push(Spec {
+            blocks: vec![BlockSpec::FeedForward {
+                hidden: 24,
+                gated: false,
+            }],
+            ..Spec::plain(17)
+        });
+        for (seed, spec) in specs.iter().enumerate() {
+            let path = format!("{folder}/random-{seed}-v{}.bin", spec.version);
+            std::fs::write(&path, write(&random::model(spec, seed as u64))).unwrap();
+        }
     }
 
     #[test]
