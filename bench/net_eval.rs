@@ -55,7 +55,8 @@ fn main() {
             while start.elapsed().as_secs_f64() < seconds {
                 let game = &games[count % games.len()];
                 let to_move = game.to_move();
-                let facts = PositionFacts::of(game, to_move, network.history(), network.earlier_boards());
+                let facts =
+                    PositionFacts::of(game, to_move, network.history(), network.earlier_boards());
                 let position = facts.position(game.board(), to_move);
                 std::hint::black_box(evaluator.evaluate_one(&position, game.area_komi()));
                 count += 1;
@@ -66,7 +67,11 @@ fn main() {
         println!(
             "{size}x{size}: {:.1} evaluations/s (median of {runs}: {})",
             rates[rates.len() / 2],
-            rates.iter().map(|r| format!("{r:.1}")).collect::<Vec<_>>().join(", ")
+            rates
+                .iter()
+                .map(|r| format!("{r:.1}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
 }
