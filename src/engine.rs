@@ -514,8 +514,15 @@ impl Engine {
     /// What the network says of the position with `color` to play, read in each of
     /// `symmetries` (`kata-raw-nn`): one output each, for `color`. A colour other than the
     /// one to move is judged as KataGo judges it, on the stones alone (no history, no ko).
-    /// `None` when hoshi plays without a network on this board.
-    pub fn raw_network(&self, color: Color, symmetries: &[Symmetry]) -> Option<Vec<Arc<Output>>> {
+    /// `optimism` of the optimistic policy is mixed into the policy where the network has one
+    /// ([`crate::net::Evaluator::policy_optimism`]). `None` when hoshi plays without a
+    /// network on this board.
+    pub fn raw_network(
+        &self,
+        color: Color,
+        symmetries: &[Symmetry],
+        optimism: f32,
+    ) -> Option<Vec<Arc<Output>>> {
         let net = self.settings.player.net.for_board(self.game.size())?;
         let game = &self.game;
         let natural = color == game.to_move();
@@ -531,6 +538,7 @@ impl Engine {
         }
         let position = facts.position(&board, color);
         let mut evaluator = net.evaluator(game.size());
+        evaluator.policy_optimism(optimism);
         Some(
             symmetries
                 .iter()

@@ -11,6 +11,10 @@
 //! oldest networks); no value lines without a value head, no ownership rows without
 //! ownership, `NAN` for a pass it does not rate.
 //!
+//! The policy optimism (0 to 1) mixes that much of the optimistic policy into the policy, for
+//! networks that have one (KataGo's, version 12 on, but its human-imitating ones); by default
+//! KataGo's GTP `rootPolicyOptimism`, 0.2. Other networks ignore it, as KataGo does.
+//!
 //! One difference from KataGo: with `all`, KataGo separates the eight answers by empty lines,
 //! which would end a GTP answer early; hoshi puts them one after another, each starting with
 //! its `symmetry N` line.
@@ -26,7 +30,7 @@ use std::fmt::Write;
 pub fn kata_raw_nn(engine: &mut Engine, args: &[String]) -> Reply {
     let request = Request::parse(engine.game().to_move(), args)?;
     let outputs = engine
-        .raw_network(request.color, &request.symmetries)
+        .raw_network(request.color, &request.symmetries, request.optimism)
         .ok_or(Failure::NoNetwork)?;
     let mut text = String::new();
     for (symmetry, output) in request.symmetries.iter().zip(&outputs) {
@@ -35,11 +39,15 @@ pub fn kata_raw_nn(engine: &mut Engine, args: &[String]) -> Reply {
     Ok(text.trim_end().to_string())
 }
 
+/// KataGo's GTP default of `rootPolicyOptimism`, which `kata-raw-nn` uses when not told.
+const DEFAULT_OPTIMISM: f32 = 0.2;
+
 /// The arguments: an optional colour first, the symmetry (`all` or 0 to 7), an optional
-/// policy optimism last (0 to 1; hoshi reads the plain policy, so only 0).
+/// policy optimism last (0 to 1).
 struct Request {
     color: Color,
     symmetries: Vec<Symmetry>,
+    optimism: f32,
 }
 
 impl Request {
@@ -60,18 +68,21 @@ impl Request {
             }
             None => return Err(Failure::Syntax),
         };
-        if let Some(optimism) = rest.next() {
-            let optimism = args::float(optimism)?;
-            if optimism != 0.0 {
-                return Err(Failure::Unsupported(
-                    "policy optimism other than 0 (hoshi reads the plain policy)",
-                ));
-            }
-        }
+        let optimism = match rest.next() {
+            Some(optimism) => match args::float(optimism)? {
+                x if (0.0..=1.0).contains(&x) => x as f32,
+                _ => return Err(Failure::Syntax),
+            },
+            None => DEFAULT_OPTIMISM,
+        };
         if rest.next().is_some() {
             return Err(Failure::Syntax);
         }
-        Ok(Request { color, symmetries })
+        Ok(Request {
+            color,
+            symmetries,
+            optimism,
+        })
     }
 }
 

@@ -124,6 +124,15 @@ pub trait Evaluator: Send {
         false
     }
 
+    /// From now on, mix `optimism` (0 to 1) of the network's optimistic policy into its
+    /// policy, as KataGo's `policyOptimism` does (its `kata-raw-nn` mixes in its
+    /// `rootPolicyOptimism`, 0.2 by default); `false`, and nothing changed, for a network
+    /// without an optimistic policy (KataGo ignores the optimism for those too). For
+    /// `kata-raw-nn`: the cache does not tell outputs of different optimism apart.
+    fn policy_optimism(&mut self, _optimism: f32) -> bool {
+        false
+    }
+
     /// [`Evaluator::evaluate`] by one komi.
     fn evaluate_one(&mut self, position: &Position<'_>, komi: f64) -> Arc<Output> {
         let mut outputs = Vec::with_capacity(1);

@@ -170,6 +170,7 @@ impl Network for KataNetwork {
             turned: Vec::with_capacity(SPATIAL * area),
             global: [0.0; GLOBAL],
             reading: Reading::AsItStands,
+            optimism: 0.0,
         })
     }
 }
@@ -199,6 +200,8 @@ pub struct KataEvaluator {
     turned: Vec<f32>,
     global: [f32; GLOBAL],
     reading: Reading,
+    /// How much of the optimistic policy the policy takes ([`Evaluator::policy_optimism`]).
+    optimism: f32,
 }
 
 impl Evaluator for KataEvaluator {
@@ -222,6 +225,17 @@ impl Evaluator for KataEvaluator {
 
     fn read_in(&mut self, symmetry: Symmetry) -> bool {
         self.reading = Reading::Fixed(symmetry);
+        true
+    }
+
+    /// KataGo mixes the optimistic policy of networks that have one (v12 on), human-imitating
+    /// ones aside (its `NNEvaluator` sets their optimism to 0).
+    fn policy_optimism(&mut self, optimism: f32) -> bool {
+        let model = &self.net.model;
+        if model.policy.channels < 2 || self.net.needs_profile() {
+            return false;
+        }
+        self.optimism = optimism;
         true
     }
 }
@@ -249,13 +263,15 @@ impl KataEvaluator {
             path: self.net.path,
         };
         if symmetry == Symmetry::IDENTITY {
-            return forward.run(
+            let mut raw = forward.run(
                 size,
                 &self.spatial,
                 &self.global,
                 metadata,
                 &mut self.workspace,
             );
+            mix_optimism(&mut raw, self.optimism);
+            return raw;
         }
         let sym = symmetry.number();
         self.turned.resize(SPATIAL * area, 0.0);
@@ -275,6 +291,7 @@ impl KataEvaluator {
             metadata,
             &mut self.workspace,
         );
+        mix_optimism(&mut raw, self.optimism);
         let back = |map: &mut Vec<f32>| {
             let mut out = vec![0.0; map.len()];
             for (i, &v) in map.iter().enumerate() {
@@ -289,6 +306,18 @@ impl KataEvaluator {
         back(&mut raw.ownership);
         raw
     }
+}
+
+/// The policy logits moved `optimism` of the way to the optimistic ones, the pass's too, as
+/// KataGo's backends do before the softmax (`p + (optimistic - p) · optimism`).
+fn mix_optimism(raw: &mut RawOutput, optimism: f32) {
+    let Some(optimistic) = raw.policy_optimistic.as_ref().filter(|_| optimism != 0.0) else {
+        return;
+    };
+    for (p, o) in raw.policy.iter_mut().zip(optimistic) {
+        *p += (o - *p) * optimism;
+    }
+    raw.pass[0] += (raw.pass[1] - raw.pass[0]) * optimism;
 }
 
 /// Where KataGo's symmetry `sym` sends the point at `index` (row by row, `size` a row):

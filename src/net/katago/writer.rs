@@ -799,6 +799,186 @@ mod tests {
         }
     }
 
+    /// KataGo's answers to `kata-raw-nn 0..7` with the random models `random-N-vV` of
+    /// [`specs`] (seed N), in the positions of `tests/fixtures/katago/random/positions.txt`
+    /// (`random/random-N-vV.rawnn` there, made by `make_fixtures.py` from the files
+    /// [`write_random_models`] writes: see the folder's README.md). Changing [`specs`] or the
+    /// random weights means making them again.
+    const KATAGO_ANSWERS: [(usize, Option<&str>); 4] = [
+        (10, None),
+        (11, Some("rank_5k")),
+        (13, Some("rank_5k")),
+        (14, None),
+    ];
+
+    /// One of KataGo's answers: each field's numbers (NaN where a move is illegal).
+    fn parse_answer(lines: &[&str]) -> std::collections::HashMap<String, Vec<f32>> {
+        let mut fields = std::collections::HashMap::new();
+        let mut current = String::new();
+        for line in lines {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let number = |w: &str| w.parse::<f32>().unwrap_or(f32::NAN);
+            match words[..] {
+                [field] => current = field.to_string(),
+                [field, value] if field.starts_with(|c: char| c.is_alphabetic()) => {
+                    fields.insert(field.to_string(), vec![number(value)]);
+                }
+                _ => fields
+                    .entry(current.clone())
+                    .or_insert_with(Vec::new)
+                    .extend(words.iter().map(|w| number(w))),
+            }
+        }
+        fields
+    }
+
+    /// hoshi's answer as KataGo's `kata-raw-nn` writes it (White's view, rows from the top),
+    /// in the same fields.
+    fn our_answer(
+        output: &crate::net::Output,
+        size: usize,
+        to_move: crate::coord::Color,
+    ) -> std::collections::HashMap<String, Vec<f32>> {
+        let white = to_move == crate::coord::Color::White;
+        let sign = if white { 1.0 } else { -1.0 };
+        let d = output.details.unwrap();
+        let (win, loss) = if white {
+            (d.win, d.loss)
+        } else {
+            (d.loss, d.win)
+        };
+        let rows = |map: &[f32], sign: f32| -> Vec<f32> {
+            (0..size)
+                .rev()
+                .flat_map(|row| (0..size).map(move |col| row * size + col))
+                .map(|v| sign * map[v])
+                .collect()
+        };
+        [
+            ("whiteWin", vec![win]),
+            ("whiteLoss", vec![loss]),
+            ("noResult", vec![d.no_result]),
+            ("whiteLead", vec![sign * output.score_lead.unwrap()]),
+            ("whiteScoreSelfplay", vec![sign * d.score_mean]),
+            ("whiteScoreSelfplaySq", vec![d.score_mean_square]),
+            ("varTimeLeft", vec![d.var_time_left]),
+            ("shorttermWinlossError", vec![d.shortterm_winloss_error]),
+            ("shorttermScoreError", vec![d.shortterm_score_error]),
+            ("policy", rows(&output.policy, 1.0)),
+            ("policyPass", vec![output.pass.unwrap()]),
+            (
+                "whiteOwnership",
+                rows(output.ownership.as_ref().unwrap(), sign),
+            ),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+
+    /// A position of `random/positions.txt`: name, size, rules, komi, moves (colour, vertex).
+    type Setup = (String, usize, String, f64, Vec<(String, String)>);
+
+    /// The positions of `random/positions.txt`.
+    fn random_positions() -> Vec<Setup> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/katago/random/positions.txt"
+        );
+        let mut positions: Vec<Setup> = Vec::new();
+        for line in std::fs::read_to_string(path).unwrap().lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.first() {
+                Some(&"position") => positions.push((
+                    words[1].to_string(),
+                    words[2].parse().unwrap(),
+                    words[3].to_string(),
+                    words[4].parse().unwrap(),
+                    Vec::new(),
+                )),
+                Some(&"moves") => positions.last_mut().unwrap().4.extend(
+                    words[1..]
+                        .chunks(2)
+                        .map(|m| (m[0].to_string(), m[1].to_string())),
+                ),
+                _ => {}
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn random_models_give_katagos_answers() {
+        use crate::coord::{Color, Move};
+        use crate::game::{Game, PositionFacts};
+        use crate::net::Symmetry;
+        let specs = specs();
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/katago/random");
+        for (seed, profile) in KATAGO_ANSWERS {
+            let spec = &specs[seed];
+            let stem = format!("random-{seed}-v{}", spec.version);
+            let bytes = write(&random::model(spec, seed as u64));
+            let net = KataNetwork::from_bytes_with_profile(&bytes, profile).unwrap();
+            let net = SharedNet::new(net);
+            let text = std::fs::read_to_string(format!("{folder}/{stem}.rawnn")).unwrap();
+            let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+            let mut answers = std::collections::HashMap::new();
+            for block in lines.split(|l| l.is_empty()).filter(|b| !b.is_empty()) {
+                answers.insert(block[0].to_string(), parse_answer(&block[1..]));
+            }
+            let mut compared = 0;
+            for (name, size, rules, komi, moves) in random_positions() {
+                let rules = crate::rules::Ruleset::from_name(&rules).unwrap();
+                let mut game = Game::new(size, rules, komi).unwrap();
+                for (colour, vertex) in &moves {
+                    let color = if colour == "B" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let p = game.board().geometry().parse_point(vertex).unwrap();
+                    game.play(color, Move::Play(p)).unwrap();
+                }
+                let to_move = game.to_move();
+                let network = net.network();
+                let facts =
+                    PositionFacts::of(&game, to_move, network.history(), network.earlier_boards());
+                let position = facts.position(game.board(), to_move);
+                for symmetry in Symmetry::all() {
+                    let mut evaluator = net.evaluator(size);
+                    evaluator.read_in(symmetry);
+                    evaluator.policy_optimism(0.2);
+                    let output = evaluator.evaluate_one(&position, game.area_komi());
+                    let ours = our_answer(&output, size, to_move);
+                    let key = format!("rawnn {name} {}", symmetry.number());
+                    let theirs = answers.get(&key).unwrap_or_else(|| panic!("{stem}: {key}"));
+                    for (field, expected) in theirs {
+                        if field == "symmetry" {
+                            continue;
+                        }
+                        let got = &ours[field];
+                        assert_eq!(got.len(), expected.len(), "{stem} {key} {field}");
+                        for (i, (&g, &e)) in got.iter().zip(expected).enumerate() {
+                            // KataGo prints probabilities to 6 places, scores to 3.
+                            let tolerance = match field.as_str() {
+                                "whiteScoreSelfplaySq" => 1e-3 + 3e-3 * e.abs().sqrt(),
+                                "whiteLead" | "whiteScoreSelfplay" | "varTimeLeft" => 1.1e-3,
+                                f if f.starts_with("shortterm") => 1.1e-3,
+                                _ => 1e-4,
+                            };
+                            assert!(
+                                e.is_nan() || (g - e).abs() <= tolerance,
+                                "{stem} {key} {field}[{i}]: hoshi {g}, KataGo {e}"
+                            );
+                        }
+                        compared += 1;
+                    }
+                }
+            }
+            assert_eq!(compared, 3 * 8 * 12, "{stem}: every answer compared");
+        }
+    }
+
     #[test]
     fn human_networks_play_as_a_profile() {
         let spec = Spec {
