@@ -251,6 +251,7 @@ impl Forward<'_> {
                 Block::Attention(b) => {
                     let rope = next.ropes.next().expect("a table an attention block");
                     transformer::attention(
+                        self.path,
                         b,
                         rope.as_ref(),
                         size,
@@ -258,9 +259,13 @@ impl Forward<'_> {
                         &mut ws.transformer,
                     )
                 }
-                Block::FeedForward(b) => {
-                    transformer::feed_forward(b, size, &mut ws.trunk, &mut ws.transformer)
-                }
+                Block::FeedForward(b) => transformer::feed_forward(
+                    self.path,
+                    b,
+                    size,
+                    &mut ws.trunk,
+                    &mut ws.transformer,
+                ),
             }
         }
     }

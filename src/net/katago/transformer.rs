@@ -5,17 +5,22 @@
 //! time, then attention over the board's points or a feed-forward layer at each point, added
 //! back onto the trunk.
 //!
-//! The board's points are the sequence; nothing off the board takes part. KataGo runs on a
-//! buffer (19×19 by default) with the board in its top-left corner and masks the rest: the
-//! norm writes 0 off the board, the softmax leaves out the keys off it, the rows of queries
-//! off it are 0 and the residual add is masked. Its rotary embeddings place a point by its
-//! column and row (not by its index in the buffer), and the same column and row give the
-//! same angles whatever the buffer, so a board smaller than the buffer reads as it does here,
-//! where the buffer is the board: nothing depends on the buffer's size.
+//! The board's points are the sequence; nothing off the board takes part. KataGo may run a
+//! board in a larger buffer (its top-left corner; GTP sizes the buffer to the board unless
+//! `gtpForceMaxNNSize`, other tools use 19×19) and masks the rest: the norm writes 0 off the
+//! board, the softmax leaves out the keys off it, the rows of queries off it are 0 and the
+//! residual add is masked. Its rotary embeddings place a point by its column and row (not by
+//! its index in the buffer), and the same column and row give the same angles whatever the
+//! buffer, so a board smaller than the buffer reads as it does here, where the buffer is the
+//! board: nothing depends on the buffer's size (KataGo's two v17 test models give the same
+//! answers on 9×9 in either buffer, to 5e-6).
 
 use super::forward::{board_points, Grid};
 use super::model::{Attention, FeedForward, MatMul, Rope, TransformerNorm};
 use crate::coord::MAX_SIZE;
+#[cfg(target_arch = "x86_64")]
+use crate::net::kernels::conv::Fused;
+use crate::net::kernels::conv::{MulAdd, Path, Plain};
 
 /// The cosines and sines of an attention block's rotary embeddings at every column and row a
 /// board may have, `[table][pair][y][x]`: one table for rotations by theta (every head alike),
@@ -126,8 +131,66 @@ pub struct Scratch {
     out: Vec<f32>,
 }
 
-/// `trunk += attention(norm(trunk))` on the board of `size`.
-pub fn attention(
+/// `trunk += attention(norm(trunk))` on the board of `size`, by the kernel `path`.
+pub(crate) fn attention(
+    path: Path,
+    block: &Attention,
+    rope: Option<&RopeTable>,
+    size: usize,
+    trunk: &mut Grid,
+    s: &mut Scratch,
+) {
+    match path {
+        Path::Portable => attention_with::<Plain>(block, rope, size, trunk, s),
+        // SAFETY: a path other than the portable one is only made after the processor was
+        // found to have AVX2 and FMA (`Path::available`).
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2Fma(_) | Path::Avx512(_) => unsafe {
+            attention_avx2_fma(block, rope, size, trunk, s)
+        },
+    }
+}
+
+/// `trunk += down(silu(up(norm(trunk))) · gate(norm(trunk)))` on the board of `size`, by
+/// the kernel `path`: the SwiGLU feed-forward block, the only kind KataGo runs (its backends
+/// refuse the plain one, whose activation the file does not name).
+pub(crate) fn feed_forward(
+    path: Path,
+    block: &FeedForward,
+    size: usize,
+    trunk: &mut Grid,
+    s: &mut Scratch,
+) {
+    match path {
+        Path::Portable => feed_forward_with::<Plain>(block, size, trunk, s),
+        // SAFETY: as in `attention`.
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2Fma(_) | Path::Avx512(_) => unsafe {
+            feed_forward_avx2_fma(block, size, trunk, s)
+        },
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn attention_avx2_fma(
+    block: &Attention,
+    rope: Option<&RopeTable>,
+    size: usize,
+    trunk: &mut Grid,
+    s: &mut Scratch,
+) {
+    attention_with::<Fused>(block, rope, size, trunk, s);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn feed_forward_avx2_fma(block: &FeedForward, size: usize, trunk: &mut Grid, s: &mut Scratch) {
+    feed_forward_with::<Fused>(block, size, trunk, s);
+}
+
+#[inline(always)]
+fn attention_with<M: MulAdd>(
     block: &Attention,
     rope: Option<&RopeTable>,
     size: usize,
@@ -137,9 +200,9 @@ pub fn attention(
     let points = size * size;
     let (heads, kv_heads, qd, vd) = (block.heads, block.kv_heads, block.q_dim, block.v_dim);
     rms_norm(&block.norm, size, trunk, &mut s.normed);
-    project(&block.q, &s.normed, points, &mut s.q);
-    project(&block.k, &s.normed, points, &mut s.k);
-    project(&block.v, &s.normed, points, &mut s.v);
+    project::<M>(&block.q, &s.normed, points, &mut s.q);
+    project::<M>(&block.k, &s.normed, points, &mut s.k);
+    project::<M>(&block.v, &s.normed, points, &mut s.v);
     if let Some(rope) = rope {
         rope.rotate(size, &mut s.q, heads, qd);
         rope.rotate(size, &mut s.k, kv_heads, qd);
@@ -164,10 +227,8 @@ pub fn attention(
         for i in 0..points {
             let query = &s.q[i * q_width + h * qd..][..qd];
             let scores = &mut s.scores[..points];
-            scores.fill(0.0);
-            for (&q, keys) in query.iter().zip(s.keys.chunks_exact(points)) {
-                scores.iter_mut().zip(keys).for_each(|(a, k)| *a += q * k);
-            }
+            dot_rows::<M>(query, &s.keys, points, scores);
+            // A softmax over the board's points, as KataGo's (its maximum starts at -1e30).
             let mut max = -1e30f32;
             for a in scores.iter_mut() {
                 *a *= scale;
@@ -179,36 +240,34 @@ pub fn attention(
                 sum += *a;
             }
             let inverse = 1.0 / sum;
+            scores.iter_mut().for_each(|a| *a *= inverse);
             let mixed = &mut s.mixed[i * heads * vd + h * vd..][..vd];
-            for (&weight, value) in scores.iter().zip(s.v.chunks_exact(v_width)) {
-                let weight = weight * inverse;
-                mixed
-                    .iter_mut()
-                    .zip(&value[kv * vd..][..vd])
-                    .for_each(|(m, v)| *m += weight * v);
-            }
+            weighted_sum::<M>(scores, &s.v, v_width, kv * vd, mixed);
         }
     }
-    project(&block.out, &s.mixed, points, &mut s.out);
+    project::<M>(&block.out, &s.mixed, points, &mut s.out);
     add_rows(size, &s.out, trunk);
 }
 
-/// `trunk += down(silu(up(norm(trunk))) · gate(norm(trunk)))` on the board of `size`: the
-/// SwiGLU feed-forward block, the only kind KataGo runs (its backends refuse the plain one,
-/// whose activation the file does not name).
-pub fn feed_forward(block: &FeedForward, size: usize, trunk: &mut Grid, s: &mut Scratch) {
+#[inline(always)]
+fn feed_forward_with<M: MulAdd>(
+    block: &FeedForward,
+    size: usize,
+    trunk: &mut Grid,
+    s: &mut Scratch,
+) {
     let points = size * size;
     let gate = block
         .gate
         .as_ref()
         .expect("feed-forward blocks without a gate are refused when the network is read");
     rms_norm(&block.norm, size, trunk, &mut s.normed);
-    project(&block.up, &s.normed, points, &mut s.hidden);
-    project(gate, &s.normed, points, &mut s.gate);
+    project::<M>(&block.up, &s.normed, points, &mut s.hidden);
+    project::<M>(gate, &s.normed, points, &mut s.gate);
     for (h, g) in s.hidden.iter_mut().zip(&s.gate) {
         *h = *h / (1.0 + (-*h).exp()) * g;
     }
-    project(&block.down, &s.hidden, points, &mut s.out);
+    project::<M>(&block.down, &s.hidden, points, &mut s.out);
     add_rows(size, &s.out, trunk);
 }
 
@@ -225,15 +284,141 @@ fn rms_norm(norm: &TransformerNorm, size: usize, grid: &Grid, out: &mut Vec<f32>
     }
 }
 
-/// `out = input · W`, `rows` rows.
-fn project(mul: &MatMul, input: &[f32], rows: usize, out: &mut Vec<f32>) {
+/// Floats a block of the attention's loops keeps in registers: four 8-float vectors.
+const BLOCK: usize = 32;
+
+/// `scores[j] = Σ_d query[d] · keys[d][j]`, `keys` a row of `points` a channel: the scores
+/// of one query against every key, a block of keys at a time in registers.
+#[inline(always)]
+fn dot_rows<M: MulAdd>(query: &[f32], keys: &[f32], points: usize, scores: &mut [f32]) {
+    let mut start = 0;
+    while start + BLOCK <= points {
+        let mut acc = [[0.0f32; 8]; BLOCK / 8];
+        for (d, &q) in query.iter().enumerate() {
+            let row = &keys[d * points + start..][..BLOCK];
+            for (lanes, values) in acc.iter_mut().zip(row.chunks_exact(8)) {
+                for (a, &k) in lanes.iter_mut().zip(values) {
+                    *a = M::mul_add(q, k, *a);
+                }
+            }
+        }
+        for (out, lanes) in scores[start..start + BLOCK].chunks_exact_mut(8).zip(&acc) {
+            out.copy_from_slice(lanes);
+        }
+        start += BLOCK;
+    }
+    let rest = &mut scores[start..points];
+    rest.fill(0.0);
+    for (d, &q) in query.iter().enumerate() {
+        for (a, &k) in rest
+            .iter_mut()
+            .zip(&keys[d * points + start..(d + 1) * points])
+        {
+            *a = M::mul_add(q, k, *a);
+        }
+    }
+}
+
+/// `out = Σ_j weights[j] · rows[j][from..from + out.len()]`, `rows` of `width` floats: the
+/// values mixed by the attention's weights, a block of channels at a time in registers.
+#[inline(always)]
+fn weighted_sum<M: MulAdd>(
+    weights: &[f32],
+    rows: &[f32],
+    width: usize,
+    from: usize,
+    out: &mut [f32],
+) {
+    let mut at = from;
+    for out in out.chunks_mut(BLOCK) {
+        match out.len() {
+            BLOCK => weighted_block::<M, { BLOCK / 8 }>(weights, rows, width, at, out),
+            24 => weighted_block::<M, 3>(weights, rows, width, at, out),
+            16 => weighted_block::<M, 2>(weights, rows, width, at, out),
+            8 => weighted_block::<M, 1>(weights, rows, width, at, out),
+            n => {
+                out.fill(0.0);
+                for (&w, row) in weights.iter().zip(rows.chunks_exact(width)) {
+                    for (o, &v) in out.iter_mut().zip(&row[at..at + n]) {
+                        *o = M::mul_add(w, v, *o);
+                    }
+                }
+            }
+        }
+        at += out.len();
+    }
+}
+
+/// [`weighted_sum`] of `V` vectors of 8 channels, the even and the odd rows summed apart
+/// (two chains of multiply-adds at once), then together.
+#[inline(always)]
+fn weighted_block<M: MulAdd, const V: usize>(
+    weights: &[f32],
+    rows: &[f32],
+    width: usize,
+    at: usize,
+    out: &mut [f32],
+) {
+    let mut acc = [[[0.0f32; 8]; V]; 2];
+    let add = |acc: &mut [[f32; 8]; V], w: f32, row: &[f32]| {
+        for (lanes, values) in acc.iter_mut().zip(row[at..at + 8 * V].chunks_exact(8)) {
+            for (a, &v) in lanes.iter_mut().zip(values) {
+                *a = M::mul_add(w, v, *a);
+            }
+        }
+    };
+    let pairs = weights.chunks_exact(2).zip(rows.chunks_exact(2 * width));
+    for (w, two) in pairs {
+        let (even, odd) = two.split_at(width);
+        add(&mut acc[0], w[0], even);
+        add(&mut acc[1], w[1], odd);
+    }
+    if weights.len() % 2 == 1 {
+        let last = weights.len() - 1;
+        add(&mut acc[0], weights[last], &rows[last * width..][..width]);
+    }
+    for ((out, even), odd) in out.chunks_exact_mut(8).zip(&acc[0]).zip(&acc[1]) {
+        for ((o, e), d) in out.iter_mut().zip(even).zip(odd) {
+            *o = e + d;
+        }
+    }
+}
+
+/// `out = input · W`, `rows` rows: four rows at a time, so that each row of the weights is
+/// read once for four.
+#[inline(always)]
+fn project<M: MulAdd>(mul: &MatMul, input: &[f32], rows: usize, out: &mut Vec<f32>) {
+    let (c_in, c_out) = (mul.c_in, mul.c_out);
     out.clear();
-    out.resize(rows * mul.c_out, 0.0);
-    for (x, y) in input
-        .chunks_exact(mul.c_in)
-        .zip(out.chunks_exact_mut(mul.c_out))
-    {
-        mul.apply(x, y);
+    out.resize(rows * c_out, 0.0);
+    for (x, y) in input.chunks(4 * c_in).zip(out.chunks_mut(4 * c_out)) {
+        if y.len() < 4 * c_out {
+            for (x, y) in x.chunks_exact(c_in).zip(y.chunks_exact_mut(c_out)) {
+                for (&a, w) in x.iter().zip(mul.weights.chunks_exact(c_out)) {
+                    for (o, &w) in y.iter_mut().zip(w) {
+                        *o = M::mul_add(a, w, *o);
+                    }
+                }
+            }
+            continue;
+        }
+        let (y0, rest) = y.split_at_mut(c_out);
+        let (y1, rest) = rest.split_at_mut(c_out);
+        let (y2, y3) = rest.split_at_mut(c_out);
+        for (k, w) in mul.weights.chunks_exact(c_out).enumerate() {
+            let a = [x[k], x[c_in + k], x[2 * c_in + k], x[3 * c_in + k]];
+            let outs = y0
+                .iter_mut()
+                .zip(y1.iter_mut())
+                .zip(y2.iter_mut())
+                .zip(y3.iter_mut());
+            for ((((o0, o1), o2), o3), &w) in outs.zip(w) {
+                *o0 = M::mul_add(a[0], w, *o0);
+                *o1 = M::mul_add(a[1], w, *o1);
+                *o2 = M::mul_add(a[2], w, *o2);
+                *o3 = M::mul_add(a[3], w, *o3);
+            }
+        }
     }
 }
 
@@ -296,16 +481,73 @@ mod tests {
         // 2 kv heads, 4 query heads, head size 2 (one pair): kv head h turns by x·(h+1).
         let freqs = vec![1.0, 0.0, 2.0, 0.0];
         let table = RopeTable::new(&attention_block(Rope::Learnt(freqs), 2, 2)).unwrap();
-        let mut rows = vec![1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0];
-        // One point at column 1 of a 2×2 board... seen from a board of size 2, point 1.
-        let mut two = vec![0.0; 8];
-        two.extend_from_slice(&rows);
-        table.rotate(2, &mut two, 4, 2);
-        rows.copy_from_slice(&two[8..]);
+        // A board of size 2: point 0 at (0, 0), point 1 at column 1 of the top row; every
+        // head of both points (1, 0) before turning.
+        let mut rows = [1.0, 0.0].repeat(8);
+        table.rotate(2, &mut rows, 4, 2);
+        let rows = &rows[8..];
         let turned: Vec<(f32, f32)> = rows.chunks(2).map(|c| (c[0], c[1])).collect();
         assert_eq!(turned[0], (1f32.cos(), 1f32.sin()));
         assert_eq!(turned[1], (1f32.cos(), 1f32.sin()));
         assert_eq!(turned[2], (2f32.cos(), 2f32.sin()));
         assert_eq!(turned[3], (2f32.cos(), 2f32.sin()));
+    }
+}
+
+#[cfg(test)]
+mod paths {
+    use super::super::forward::{Forward, Kernels, Workspace};
+    use super::super::writer::random::{self, BlockSpec, RopeSpec, Spec};
+    use crate::net::kernels::conv::Path;
+
+    #[test]
+    fn every_kernel_path_gives_the_same_outputs() {
+        let attention = |rope, v_dim| BlockSpec::Attention {
+            heads: 4,
+            kv_heads: 2,
+            q_dim: 8,
+            v_dim,
+            rope,
+        };
+        let spec = Spec {
+            blocks: vec![
+                attention(RopeSpec::Theta(100.0), 8),
+                BlockSpec::FeedForward {
+                    hidden: 40,
+                    gated: true,
+                },
+                attention(RopeSpec::Learnt, 4),
+                attention(RopeSpec::None, 36),
+            ],
+            rms_tip: Some(false),
+            ..Spec::plain(17)
+        };
+        let model = random::model(&spec, 5);
+        let kernels = Kernels::new(&model);
+        for size in [7, 19] {
+            let spatial: Vec<f32> = (0..22 * size * size)
+                .map(|i| ((i * 7919) % 13) as f32 / 13.0)
+                .collect();
+            let global = [0.25f32; 19];
+            let run = |path| {
+                let forward = Forward {
+                    model: &model,
+                    kernels: &kernels,
+                    path,
+                };
+                forward.run(size, &spatial, &global, None, &mut Workspace::default())
+            };
+            let portable = run(Path::Portable);
+            for path in Path::available() {
+                let raw = run(path);
+                let pairs = (raw.policy.iter().zip(&portable.policy))
+                    .chain(raw.ownership.iter().zip(&portable.ownership))
+                    .chain(raw.value.iter().zip(&portable.value))
+                    .chain(raw.scores.iter().zip(&portable.scores));
+                for (a, b) in pairs {
+                    assert!((a - b).abs() < 1e-4, "{}: {a} against {b}", path.name());
+                }
+            }
+        }
     }
 }
