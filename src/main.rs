@@ -128,6 +128,14 @@ struct Cli {
     /// is the same option.
     #[arg(long, value_name = "FILE|none", alias = "policy-net")]
     net: Option<PathBuf>,
+
+    /// The profile a human-imitating KataGo network (one trained to play like people, with
+    /// a metadata encoder) plays as, by KataGo's `humanSLProfile` names: `rank_5k`,
+    /// `rank_3d`, `rank_1k_2d` (Black, then White), `preaz_5k` (before AlphaZero),
+    /// `proyear_1990` (professionals of that year). Such a network needs one; others
+    /// ignore it.
+    #[arg(long, value_name = "PROFILE")]
+    human_profile: Option<String>,
 }
 
 /// What hoshi can do besides speaking GTP.
@@ -197,8 +205,9 @@ impl Cli {
         match &self.net {
             None => Ok(NetChoice::BuiltIn),
             Some(path) if path.as_os_str() == "none" => Ok(NetChoice::Off),
-            Some(path) => Ok(NetChoice::Given(setup::load_network_within(
+            Some(path) => Ok(NetChoice::Given(setup::load_network_with(
                 path,
+                self.human_profile.as_deref(),
                 self.max_memory.saturating_mul(1 << 20),
             )?)),
         }

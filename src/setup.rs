@@ -75,11 +75,12 @@ pub fn embedded_value_network(size: usize) -> Option<SharedNet> {
     nets.iter().find(|&&(s, _)| s == size).map(|&(_, net)| net)
 }
 
-/// A network file format: how its files begin and how it reads one.
+/// A network file format: how its files begin and how it reads one (with the human profile
+/// a human-imitating network plays as, where one is given).
 struct Format {
     name: &'static str,
     recognises: fn(&[u8]) -> bool,
-    read: fn(&[u8]) -> Result<SharedNet, String>,
+    read: fn(&[u8], Option<&str>) -> Result<SharedNet, String>,
 }
 
 /// The formats hoshi reads, one line a format: a file is read by the first that recognises
@@ -88,12 +89,19 @@ const FORMATS: &[Format] = &[
     Format {
         name: "hoshi's .hnet",
         recognises: hnet::recognises,
-        read: |bytes| read_as(hnet::Model::from_bytes(bytes)),
+        read: |bytes, profile| {
+            if profile.is_some() {
+                log::warn!("a human profile is for KataGo's human-imitating networks: ignored");
+            }
+            read_as(hnet::Model::from_bytes(bytes))
+        },
     },
     Format {
         name: "KataGo model",
         recognises: katago::recognises,
-        read: |bytes| read_as(katago::KataNetwork::from_bytes(bytes)),
+        read: |bytes, profile| {
+            read_as(katago::KataNetwork::from_bytes_with_profile(bytes, profile))
+        },
     },
 ];
 
@@ -125,13 +133,19 @@ const MAX_NETWORK_BYTES: u64 = 1 << 30;
 /// "judge" came to mean the dead-stone judge alone) that is no longer there is read from its
 /// new name in the same directory, so that the scripts and notes that name it keep working.
 pub fn load_network(file: &Path) -> Result<SharedNet, LoadError> {
-    load_network_within(file, u64::MAX)
+    load_network_with(file, None, u64::MAX)
 }
 
-/// [`load_network`], refusing a network whose weights would take more than `memory` bytes
-/// (`--max-memory`): told by the file's unpacked size (a gzipped file's last four bytes
-/// say it) before it is read.
-pub fn load_network_within(file: &Path, memory: u64) -> Result<SharedNet, LoadError> {
+/// [`load_network`], with the profile a human-imitating KataGo network plays as
+/// (`--human-profile`: KataGo's `humanSLProfile`, such as `rank_5k`), which such a network
+/// needs and others ignore, refusing a network whose weights would take more than `memory`
+/// bytes (`--max-memory`): told by the file's unpacked size (a gzipped file's last four
+/// bytes say it) before it is read.
+pub fn load_network_with(
+    file: &Path,
+    human_profile: Option<&str>,
+    memory: u64,
+) -> Result<SharedNet, LoadError> {
     let renamed = renamed_file(file);
     if let Some(renamed) = &renamed {
         log::warn!(
@@ -161,7 +175,8 @@ pub fn load_network_within(file: &Path, memory: u64) -> Result<SharedNet, LoadEr
             let known: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
             refused(format!("not a network file ({})", known.join(", ")))
         })?;
-    (format.read)(&bytes).map_err(|why| refused(format!("{} file: {why}", format.name)))
+    (format.read)(&bytes, human_profile)
+        .map_err(|why| refused(format!("{} file: {why}", format.name)))
 }
 
 /// The weight files renamed when "judge" came to mean the dead-stone judge alone: the old
@@ -526,14 +541,12 @@ mod tests {
         let net = load_network(&renamed).expect("a KataGo model under any name");
         assert!(format!("{net:?}").starts_with("KataGo network g170-b6c96"));
         assert!(net.heads().value && net.heads().score_lead && net.heads().ownership);
-        let small = load_network_within(&renamed, 1 << 20)
+        let small = load_network_with(&renamed, None, 1 << 20)
             .unwrap_err()
             .to_string();
         assert!(small.starts_with(&renamed.display().to_string()), "{small}");
-        assert!(
-            small.ends_with("its weights take 3 MiB, more than the 1 MiB allowed (--max-memory)"),
-            "{small}"
-        );
+        let expected = "its weights take 3 MiB, more than the 1 MiB allowed (--max-memory)";
+        assert!(small.ends_with(expected), "{small}");
         let cut = dir.join("cut.bin.gz");
         std::fs::write(&cut, &packed[..packed.len() / 3]).unwrap();
         let why = load_network(&cut).unwrap_err().to_string();

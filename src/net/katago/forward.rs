@@ -12,6 +12,7 @@ use super::model::{
     Activation, Block, Bottleneck, Conv, GlobalPooling, Model, NormAct, PassHead, Residual,
     RmsNorm, Tip, ValueHead,
 };
+use super::transformer::{self, RopeTable};
 use crate::net::kernels::conv::{self, Apply, Conv3, Path, Scratch};
 
 /// Floats a point of a grid of `channels` channels takes: whole 8-float vectors.
@@ -20,7 +21,7 @@ fn stride(channels: usize) -> usize {
 }
 
 /// The board's points on the padded grid of `size`, row by row (KataGo's `y * size + x`).
-fn board_points(size: usize) -> impl Iterator<Item = usize> {
+pub(super) fn board_points(size: usize) -> impl Iterator<Item = usize> {
     (0..size * size).map(move |i| (i / size + 1) * (size + 2) + i % size + 1)
 }
 
@@ -97,6 +98,7 @@ pub struct Workspace {
     /// Grids the blocks and heads use in turn.
     grids: Vec<Grid>,
     scratch: Scratch,
+    transformer: transformer::Scratch,
     pooled: Vec<f32>,
     dense: Vec<f32>,
     dense2: Vec<f32>,
@@ -127,16 +129,33 @@ pub(crate) struct Forward<'a> {
     pub path: Path,
 }
 
-/// Every convolution's prepared kernel, in the order [`Kernels::new`] visits them.
+/// Every convolution's prepared kernel, in the order [`Kernels::new`] visits them, and every
+/// attention block's rotary tables, in the order the blocks run.
 pub struct Kernels {
     kernels: Vec<Kernel>,
+    ropes: Vec<Option<RopeTable>>,
 }
 
 impl Kernels {
     pub fn new(model: &Model) -> Kernels {
         let mut kernels = Vec::new();
         visit_convs(model, &mut |conv| kernels.push(Kernel::of(conv)));
-        Kernels { kernels }
+        let mut ropes = Vec::new();
+        visit_attention(&model.trunk.blocks, &mut |block| {
+            ropes.push(RopeTable::new(block))
+        });
+        Kernels { kernels, ropes }
+    }
+}
+
+/// Calls `f` on every attention block of `list`, nested ones too, in the order they run.
+fn visit_attention<'m>(list: &'m [Block], f: &mut impl FnMut(&'m super::model::Attention)) {
+    for block in list {
+        match block {
+            Block::Attention(b) => f(b),
+            Block::Bottleneck(b) => visit_attention(&b.blocks, f),
+            _ => {}
+        }
     }
 }
 
@@ -166,23 +185,27 @@ fn visit_convs<'m>(model: &'m Model, f: &mut impl FnMut(&'m Conv)) {
         .for_each(f);
 }
 
-/// A cursor over the prepared kernels, in the order the convolutions run.
+/// A cursor over the prepared kernels and rotary tables, in the order they are used.
 struct Next<'k> {
     kernels: std::slice::Iter<'k, Kernel>,
+    ropes: std::slice::Iter<'k, Option<RopeTable>>,
 }
 
 impl Forward<'_> {
     /// Runs the network on one position of board `size`: `spatial` the input planes (plane
-    /// after plane, each `size²` row by row), `global` the global inputs.
+    /// after plane, each `size²` row by row), `global` the global inputs, `metadata` the
+    /// metadata encoder's inputs where the network has one (it must then be given).
     pub fn run(
         &self,
         size: usize,
         spatial: &[f32],
         global: &[f32],
+        metadata: Option<&[f32]>,
         ws: &mut Workspace,
     ) -> RawOutput {
         let mut next = Next {
             kernels: self.kernels.kernels.iter(),
+            ropes: self.kernels.ropes.iter(),
         };
         let model = self.model;
         let trunk = &model.trunk;
@@ -198,6 +221,17 @@ impl Forward<'_> {
         ws.dense.resize(trunk.channels, 0.0);
         trunk.global.apply(global, &mut ws.dense);
         add_bias(size, &mut stem, &ws.dense);
+        // So does the game's metadata, through its encoder (KataGo's human-imitating networks).
+        if let Some(encoder) = &trunk.metadata {
+            let metadata = metadata.expect("a network with a metadata encoder is given metadata");
+            ws.dense.resize(encoder.first.mul.c_out, 0.0);
+            encoder.first.apply(metadata, &mut ws.dense);
+            ws.dense2.resize(encoder.second.mul.c_out, 0.0);
+            encoder.second.apply(&ws.dense, &mut ws.dense2);
+            ws.dense.resize(trunk.channels, 0.0);
+            encoder.last.apply(&ws.dense2, &mut ws.dense);
+            add_bias(size, &mut stem, &ws.dense);
+        }
         ws.trunk = stem;
         self.blocks(&trunk.blocks, &mut next, size, ws);
         let mut tip = std::mem::take(&mut ws.grids[0]);
@@ -219,9 +253,24 @@ impl Forward<'_> {
                 Block::Residual(b) => self.residual(b, next, size, ws),
                 Block::GlobalPooling(b) => self.global_pooling(b, next, size, ws),
                 Block::Bottleneck(b) => self.bottleneck(b, next, size, ws),
-                Block::Attention(_) | Block::FeedForward(_) => {
-                    unreachable!("transformer blocks are refused when the network is read")
+                Block::Attention(b) => {
+                    let rope = next.ropes.next().expect("a table an attention block");
+                    transformer::attention(
+                        self.path,
+                        b,
+                        rope.as_ref(),
+                        size,
+                        &mut ws.trunk,
+                        &mut ws.transformer,
+                    )
                 }
+                Block::FeedForward(b) => transformer::feed_forward(
+                    self.path,
+                    b,
+                    size,
+                    &mut ws.trunk,
+                    &mut ws.transformer,
+                ),
             }
         }
     }

@@ -9,16 +9,23 @@
 //! | [`file`] | gzip, tokens and blocks of floats: the file's lowest layer |
 //! | [`model`] | the layers and blocks as the file describes them, checked as read |
 //! | [`forward`] | the forward pass on the padded grid |
+//! | [`transformer`] | the transformer blocks: attention and feed-forward over the board |
 //! | [`network`] | the network behind hoshi's interface: symmetries, post-processing |
 //! | [`inputs`] | the 22 spatial and 19 global input features of a position |
 //! | [`ladders`] | KataGo's ladder search, as its ladder features read it |
+//! | [`metadata`] | the human-imitating networks' game metadata, by KataGo's profiles |
+//! | `writer` | (tests) model files written: the reader's inverse, random models |
 
 pub mod file;
 pub mod forward;
 pub mod inputs;
 pub mod ladders;
+pub mod metadata;
 pub mod model;
 pub mod network;
+pub mod transformer;
+#[cfg(test)]
+pub(crate) mod writer;
 
 pub use file::recognises;
 pub use network::KataNetwork;

@@ -7,6 +7,7 @@
 use super::file::ModelError;
 use super::forward::{Forward, Kernels, RawOutput, Workspace};
 use super::inputs::{self, InputOptions, GLOBAL, SPATIAL};
+use super::metadata::HumanProfile;
 use super::model::{Block, Model, PostProcess};
 use crate::coord::Geometry;
 use crate::game::Position;
@@ -21,35 +22,86 @@ pub struct KataNetwork {
     model: Model,
     kernels: Kernels,
     path: Path,
+    /// The game metadata a human-imitating network is told ([`KataNetwork::with_profile`]).
+    profile: Option<HumanProfile>,
 }
 
 impl KataNetwork {
-    /// Reads a model file's bytes (gzipped or not) into a network this code runs.
+    /// Reads a model file's bytes (gzipped or not) into a network this code runs. A
+    /// human-imitating network (one with a metadata encoder) is refused: it needs a profile,
+    /// as KataGo's does ([`KataNetwork::from_bytes_with_profile`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<KataNetwork, ModelError> {
+        KataNetwork::from_bytes_with_profile(bytes, None)
+    }
+
+    /// Reads a model file's bytes, with the profile (KataGo's `humanSLProfile`: `rank_5k`,
+    /// `preaz_1d`, `proyear_1990`, ... [`super::metadata`]) that a human-imitating network
+    /// plays as. KataGo has no default profile and stops at the first evaluation without one;
+    /// hoshi refuses such a network without one when it is read. A network without a
+    /// metadata encoder ignores the profile, as KataGo does (the name is still checked).
+    pub fn from_bytes_with_profile(
+        bytes: &[u8],
+        profile: Option<&str>,
+    ) -> Result<KataNetwork, ModelError> {
         let model = Model::from_bytes(bytes)?;
-        if let Some(block) = model.trunk.blocks.iter().find(|b| b.is_transformer()) {
+        if let Some(block) = model.trunk.blocks.iter().find_map(plain_feed_forward) {
             return Err(super::file::error(
-                block.name(),
-                "transformer blocks are not run by this version of hoshi",
-            ));
-        }
-        if model.trunk.metadata.is_some() {
-            return Err(super::file::error(
-                &model.name,
-                "networks with a metadata encoder (human-imitating) are not run by this \
-                 version of hoshi",
+                block,
+                "a feed-forward block without SwiGLU: KataGo runs none (its backends refuse \
+                 them) and the file does not name its activation",
             ));
         }
         let kernels = Kernels::new(&model);
-        Ok(KataNetwork {
+        let net = KataNetwork {
             model,
             kernels,
             path: Path::detect(),
-        })
+            profile: None,
+        };
+        match profile {
+            Some(name) => net.with_profile(name),
+            None if net.needs_profile() => Err(super::file::error(
+                &net.model.name,
+                "a human-imitating network (it has a metadata encoder) plays as a profile, \
+                 which none was given (KataGo's humanSLProfile: rank_5k, preaz_1d, \
+                 proyear_1990, ...)",
+            )),
+            None => Ok(net),
+        }
+    }
+
+    /// The network playing as the profile KataGo names `name` (its `humanSLProfile`), in
+    /// place of the one it had. An unknown name is refused.
+    pub fn with_profile(mut self, name: &str) -> Result<KataNetwork, ModelError> {
+        let profile = HumanProfile::parse(name)
+            .map_err(|e| super::file::error(&self.model.name, e.to_string()))?;
+        self.profile = Some(profile);
+        Ok(self)
+    }
+
+    /// The profile the network plays as, where it was given one.
+    pub fn profile(&self) -> Option<&HumanProfile> {
+        self.profile.as_ref()
+    }
+
+    /// Whether the network is told the game's metadata: a human-imitating network, which
+    /// needs a profile.
+    pub fn needs_profile(&self) -> bool {
+        self.model.trunk.metadata.is_some()
     }
 
     pub fn model(&self) -> &Model {
         &self.model
+    }
+
+    /// The metadata encoder's inputs for `to_move` on a board of `area` points, for a
+    /// network that has an encoder.
+    fn metadata(&self, to_move: crate::coord::Color, area: usize) -> Option<[f32; 192]> {
+        match (&self.model.trunk.metadata, &self.profile) {
+            (Some(_), Some(profile)) => Some(profile.inputs(to_move, area)),
+            (Some(_), None) => unreachable!("a network with a metadata encoder has a profile"),
+            (None, _) => None,
+        }
     }
 
     fn options(&self) -> InputOptions {
@@ -77,10 +129,16 @@ impl Network for KataNetwork {
         let pooled = kinds.iter().filter(|k| **k == "pooled").count();
         let nested = kinds.iter().filter(|k| **k == "bottleneck").count();
         let mut shape = format!("{} blocks x {} channels", kinds.len(), trunk.channels);
+        let attention = kinds.iter().filter(|k| **k == "attention").count();
         if nested > 0 {
             shape += &format!(", {nested} nested bottlenecks");
+        } else if attention > 0 {
+            shape += &format!(", {attention} attention");
         } else if pooled > 0 {
             shape += &format!(", {pooled} pooled");
+        }
+        if let (Some(profile), true) = (&self.profile, self.needs_profile()) {
+            shape += &format!(", as {}", profile.name());
         }
         format!(
             "KataGo network {} (model version {}, {shape})",
@@ -113,8 +171,21 @@ impl Network for KataNetwork {
             turned: Vec::with_capacity(SPATIAL * area),
             global: [0.0; GLOBAL],
             reading: Reading::AsItStands,
-            optimism: DEFAULT_POLICY_OPTIMISM,
+            optimism: if self.needs_profile() {
+                0.0
+            } else {
+                DEFAULT_POLICY_OPTIMISM
+            },
         })
+    }
+}
+
+/// The name of a feed-forward block without a gate, at any depth of `block`.
+fn plain_feed_forward(block: &Block) -> Option<&str> {
+    match block {
+        Block::FeedForward(f) if f.gate.is_none() => Some(&f.name),
+        Block::Bottleneck(b) => b.blocks.iter().find_map(plain_feed_forward),
+        _ => None,
     }
 }
 
@@ -168,9 +239,15 @@ impl Evaluator for KataEvaluator {
         true
     }
 
+    /// KataGo mixes the optimistic policy of networks that have one (v12 on), human-imitating
+    /// ones aside (its `NNEvaluator` sets their optimism to 0).
     fn set_policy_optimism(&mut self, optimism: f32) -> bool {
+        let model = &self.net.model;
+        if model.policy.channels < 2 || self.net.needs_profile() {
+            return false;
+        }
         self.optimism = optimism;
-        self.net.model.policy.channels > 1
+        true
     }
 }
 
@@ -189,13 +266,23 @@ impl KataEvaluator {
             &mut self.spatial,
             &mut self.global,
         );
+        let metadata = self.net.metadata(position.to_move, area);
+        let metadata = metadata.as_ref().map(|m| &m[..]);
         let forward = Forward {
             model: &self.net.model,
             kernels: &self.net.kernels,
             path: self.net.path,
         };
         if symmetry == Symmetry::IDENTITY {
-            return forward.run(size, &self.spatial, &self.global, &mut self.workspace);
+            let mut raw = forward.run(
+                size,
+                &self.spatial,
+                &self.global,
+                metadata,
+                &mut self.workspace,
+            );
+            mix_optimism(&mut raw, self.optimism);
+            return raw;
         }
         let sym = symmetry.number();
         self.turned.resize(SPATIAL * area, 0.0);
@@ -208,7 +295,14 @@ impl KataEvaluator {
                 turned[katago_symmetry(size, sym, false, i)] = v;
             }
         }
-        let mut raw = forward.run(size, &self.turned, &self.global, &mut self.workspace);
+        let mut raw = forward.run(
+            size,
+            &self.turned,
+            &self.global,
+            metadata,
+            &mut self.workspace,
+        );
+        mix_optimism(&mut raw, self.optimism);
         let back = |map: &mut Vec<f32>| {
             let mut out = vec![0.0; map.len()];
             for (i, &v) in map.iter().enumerate() {
@@ -223,6 +317,18 @@ impl KataEvaluator {
         back(&mut raw.ownership);
         raw
     }
+}
+
+/// The policy logits moved `optimism` of the way to the optimistic ones, the pass's too, as
+/// KataGo's backends do before the softmax (`p + (optimistic - p) · optimism`).
+fn mix_optimism(raw: &mut RawOutput, optimism: f32) {
+    let Some(optimistic) = raw.policy_optimistic.as_ref().filter(|_| optimism != 0.0) else {
+        return;
+    };
+    for (p, o) in raw.policy.iter_mut().zip(optimistic) {
+        *p += (o - *p) * optimism;
+    }
+    raw.pass[0] += (raw.pass[1] - raw.pass[0]) * optimism;
 }
 
 /// Where KataGo's symmetry `sym` sends the point at `index` (row by row, `size` a row):

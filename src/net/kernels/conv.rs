@@ -331,14 +331,14 @@ fn run_avx512(job: Apply<'_>, scratch: &mut Scratch) {
     run::<Fused, AVX512_ROWS>(job, scratch);
 }
 
-/// How the kernel multiplies and adds.
-trait MulAdd {
+/// How the kernel multiplies and adds (the transformer blocks' loops too).
+pub(crate) trait MulAdd {
     /// `a * b + c`.
     fn mul_add(a: f32, b: f32, c: f32) -> f32;
 }
 
 /// A multiply then an add: what every x86-64 processor has.
-struct Plain;
+pub(crate) struct Plain;
 
 impl MulAdd for Plain {
     #[inline(always)]
@@ -350,7 +350,7 @@ impl MulAdd for Plain {
 /// A fused multiply-add: one instruction where FMA is enabled (a slow library call where it
 /// is not, so only the FMA copy uses it).
 #[cfg(target_arch = "x86_64")]
-struct Fused;
+pub(crate) struct Fused;
 
 #[cfg(target_arch = "x86_64")]
 impl MulAdd for Fused {

@@ -1,0 +1,553 @@
+//! KataGo's transformer blocks on the trunk (model version 17's transformer networks), as
+//! its CPU backend runs them (`eigenbackend.cpp`'s `TransformerAttentionBlock` and
+//! `TransformerFFNBlock`, `desc.cpp`'s `computeRopeCosSin`; lightvector/KataGo, MIT licence,
+//! copyright David J. Wu). Both are pre-norm residual blocks: an RMS norm a point at a
+//! time, then attention over the board's points or a feed-forward layer at each point, added
+//! back onto the trunk.
+//!
+//! The board's points are the sequence; nothing off the board takes part. KataGo may run a
+//! board in a larger buffer (its top-left corner; GTP sizes the buffer to the board unless
+//! `gtpForceMaxNNSize`, other tools use 19×19) and masks the rest: the norm writes 0 off the
+//! board, the softmax leaves out the keys off it, the rows of queries off it are 0 and the
+//! residual add is masked. Its rotary embeddings place a point by its column and row (not by
+//! its index in the buffer), and the same column and row give the same angles whatever the
+//! buffer, so a board smaller than the buffer reads as it does here, where the buffer is the
+//! board: nothing depends on the buffer's size (KataGo's two v17 test models give the same
+//! answers on 9×9 in either buffer, to 5e-6).
+
+use super::forward::{board_points, Grid};
+use super::model::{Attention, FeedForward, MatMul, Rope, TransformerNorm};
+use crate::coord::MAX_SIZE;
+#[cfg(target_arch = "x86_64")]
+use crate::net::kernels::conv::Fused;
+use crate::net::kernels::conv::{MulAdd, Path, Plain};
+
+/// The cosines and sines of an attention block's rotary embeddings at every column and row a
+/// board may have, `[table][pair][y][x]`: one table for rotations by theta (every head alike),
+/// one a key-value head for learnt frequencies.
+#[derive(Clone, Debug)]
+pub struct RopeTable {
+    tables: usize,
+    pairs: usize,
+    cos: Vec<f32>,
+    sin: Vec<f32>,
+}
+
+impl RopeTable {
+    /// The tables of `block`, `None` for a block without rotary embeddings.
+    ///
+    /// By theta, KataGo turns the first half of the pairs (rounded down) by the row and the
+    /// rest by the column, pair `p` of a half by `1 / theta^(2p / (head size / 2))` a step;
+    /// learnt, pair `p` of key-value head `h` turns by `x · fx + y · fy`. A pair is two
+    /// neighbouring channels of a head, `2p` and `2p + 1`.
+    pub fn new(block: &Attention) -> Option<RopeTable> {
+        let pairs = block.q_dim / 2;
+        let area = MAX_SIZE * MAX_SIZE;
+        let angle: Box<dyn Fn(usize, usize, f32, f32) -> f32> = match &block.rope {
+            Rope::None => return None,
+            Rope::Theta(theta) => {
+                let theta = *theta;
+                let half = pairs / 2;
+                let dim_half = pairs as f32;
+                Box::new(move |_, p, x, y| {
+                    let (along, step) = match p < half {
+                        true => (y, p),
+                        false => (x, p - half),
+                    };
+                    let frequency = 1.0 / theta.powf((2 * step) as f32 / dim_half);
+                    along * frequency
+                })
+            }
+            Rope::Learnt(frequencies) => {
+                let frequencies = frequencies.clone();
+                Box::new(move |table, p, x, y| {
+                    let at = (table * pairs + p) * 2;
+                    x * frequencies[at] + y * frequencies[at + 1]
+                })
+            }
+        };
+        let tables = match block.rope {
+            Rope::Learnt(_) => block.kv_heads,
+            _ => 1,
+        };
+        let mut cos = vec![0.0; tables * pairs * area];
+        let mut sin = vec![0.0; tables * pairs * area];
+        for table in 0..tables {
+            for p in 0..pairs {
+                for y in 0..MAX_SIZE {
+                    for x in 0..MAX_SIZE {
+                        let a = angle(table, p, x as f32, y as f32);
+                        let at = ((table * pairs + p) * MAX_SIZE + y) * MAX_SIZE + x;
+                        cos[at] = a.cos();
+                        sin[at] = a.sin();
+                    }
+                }
+            }
+        }
+        Some(RopeTable {
+            tables,
+            pairs,
+            cos,
+            sin,
+        })
+    }
+
+    /// Turns the heads of `rows` (a row a point of the board of `size`, `heads` heads of
+    /// `head_size` channels each) by their point's angles. Head `h` of `heads` reads table
+    /// `h · tables / heads`: the key-value head a query head shares.
+    fn rotate(&self, size: usize, rows: &mut [f32], heads: usize, head_size: usize) {
+        let width = heads * head_size;
+        for (i, row) in rows.chunks_exact_mut(width).enumerate() {
+            let (y, x) = (i / size, i % size);
+            for h in 0..heads {
+                let table = h * self.tables / heads;
+                let head = &mut row[h * head_size..][..2 * self.pairs];
+                for (p, pair) in head.chunks_exact_mut(2).enumerate() {
+                    let at = ((table * self.pairs + p) * MAX_SIZE + y) * MAX_SIZE + x;
+                    let (c, s) = (self.cos[at], self.sin[at]);
+                    let (a, b) = (pair[0], pair[1]);
+                    pair[0] = a * c - b * s;
+                    pair[1] = a * s + b * c;
+                }
+            }
+        }
+    }
+}
+
+/// The buffers the transformer blocks use, kept between evaluations: the board's points a
+/// row each.
+#[derive(Default)]
+pub struct Scratch {
+    normed: Vec<f32>,
+    q: Vec<f32>,
+    k: Vec<f32>,
+    v: Vec<f32>,
+    /// One head's keys, a row a channel (the points side by side).
+    keys: Vec<f32>,
+    scores: Vec<f32>,
+    mixed: Vec<f32>,
+    hidden: Vec<f32>,
+    gate: Vec<f32>,
+    out: Vec<f32>,
+}
+
+/// `trunk += attention(norm(trunk))` on the board of `size`, by the kernel `path`.
+pub(crate) fn attention(
+    path: Path,
+    block: &Attention,
+    rope: Option<&RopeTable>,
+    size: usize,
+    trunk: &mut Grid,
+    s: &mut Scratch,
+) {
+    match path {
+        Path::Portable => attention_with::<Plain>(block, rope, size, trunk, s),
+        // SAFETY: a path other than the portable one is only made after the processor was
+        // found to have AVX2 and FMA (`Path::available`).
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2Fma(_) | Path::Avx512(_) => unsafe {
+            attention_avx2_fma(block, rope, size, trunk, s)
+        },
+    }
+}
+
+/// `trunk += down(silu(up(norm(trunk))) · gate(norm(trunk)))` on the board of `size`, by
+/// the kernel `path`: the SwiGLU feed-forward block, the only kind KataGo runs (its backends
+/// refuse the plain one, whose activation the file does not name).
+pub(crate) fn feed_forward(
+    path: Path,
+    block: &FeedForward,
+    size: usize,
+    trunk: &mut Grid,
+    s: &mut Scratch,
+) {
+    match path {
+        Path::Portable => feed_forward_with::<Plain>(block, size, trunk, s),
+        // SAFETY: as in `attention`.
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2Fma(_) | Path::Avx512(_) => unsafe {
+            feed_forward_avx2_fma(block, size, trunk, s)
+        },
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn attention_avx2_fma(
+    block: &Attention,
+    rope: Option<&RopeTable>,
+    size: usize,
+    trunk: &mut Grid,
+    s: &mut Scratch,
+) {
+    attention_with::<Fused>(block, rope, size, trunk, s);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn feed_forward_avx2_fma(block: &FeedForward, size: usize, trunk: &mut Grid, s: &mut Scratch) {
+    feed_forward_with::<Fused>(block, size, trunk, s);
+}
+
+#[inline(always)]
+fn attention_with<M: MulAdd>(
+    block: &Attention,
+    rope: Option<&RopeTable>,
+    size: usize,
+    trunk: &mut Grid,
+    s: &mut Scratch,
+) {
+    let points = size * size;
+    let (heads, kv_heads, qd, vd) = (block.heads, block.kv_heads, block.q_dim, block.v_dim);
+    rms_norm(&block.norm, size, trunk, &mut s.normed);
+    project::<M>(&block.q, &s.normed, points, &mut s.q);
+    project::<M>(&block.k, &s.normed, points, &mut s.k);
+    project::<M>(&block.v, &s.normed, points, &mut s.v);
+    if let Some(rope) = rope {
+        rope.rotate(size, &mut s.q, heads, qd);
+        rope.rotate(size, &mut s.k, kv_heads, qd);
+    }
+    let scale = 1.0 / (qd as f32).sqrt();
+    let group = heads / kv_heads;
+    let (q_width, k_width, v_width) = (heads * qd, kv_heads * qd, kv_heads * vd);
+    s.mixed.clear();
+    s.mixed.resize(points * heads * vd, 0.0);
+    s.scores.resize(points, 0.0);
+    s.keys.resize(qd * points, 0.0);
+    for h in 0..heads {
+        let kv = h / group;
+        // The head's keys turned a channel a row, so that a query's scores are sums of rows.
+        if h % group == 0 {
+            for (j, key) in s.k.chunks_exact(k_width).enumerate() {
+                for (d, &value) in key[kv * qd..][..qd].iter().enumerate() {
+                    s.keys[d * points + j] = value;
+                }
+            }
+        }
+        for i in 0..points {
+            let query = &s.q[i * q_width + h * qd..][..qd];
+            let scores = &mut s.scores[..points];
+            dot_rows::<M>(query, &s.keys, points, scores);
+            // A softmax over the board's points, as KataGo's (its maximum starts at -1e30).
+            let mut max = -1e30f32;
+            for a in scores.iter_mut() {
+                *a *= scale;
+                max = max.max(*a);
+            }
+            let mut sum = 0.0f32;
+            for a in scores.iter_mut() {
+                *a = (*a - max).exp();
+                sum += *a;
+            }
+            let inverse = 1.0 / sum;
+            scores.iter_mut().for_each(|a| *a *= inverse);
+            let mixed = &mut s.mixed[i * heads * vd + h * vd..][..vd];
+            weighted_sum::<M>(scores, &s.v, v_width, kv * vd, mixed);
+        }
+    }
+    project::<M>(&block.out, &s.mixed, points, &mut s.out);
+    add_rows(size, &s.out, trunk);
+}
+
+#[inline(always)]
+fn feed_forward_with<M: MulAdd>(
+    block: &FeedForward,
+    size: usize,
+    trunk: &mut Grid,
+    s: &mut Scratch,
+) {
+    let points = size * size;
+    let gate = block
+        .gate
+        .as_ref()
+        .expect("feed-forward blocks without a gate are refused when the network is read");
+    rms_norm(&block.norm, size, trunk, &mut s.normed);
+    project::<M>(&block.up, &s.normed, points, &mut s.hidden);
+    project::<M>(gate, &s.normed, points, &mut s.gate);
+    for (h, g) in s.hidden.iter_mut().zip(&s.gate) {
+        *h = *h / (1.0 + (-*h).exp()) * g;
+    }
+    project::<M>(&block.down, &s.hidden, points, &mut s.out);
+    add_rows(size, &s.out, trunk);
+}
+
+/// The RMS norm of a transformer block at each point of the board: `x / rms(x) · weight`,
+/// the points a row each.
+fn rms_norm(norm: &TransformerNorm, size: usize, grid: &Grid, out: &mut Vec<f32>) {
+    let channels = norm.weight.len();
+    out.clear();
+    for at in board_points(size) {
+        let x = &grid.data[at * grid.stride..][..channels];
+        let sum: f32 = x.iter().map(|v| v * v).sum();
+        let scale = 1.0 / (sum / channels as f32 + norm.epsilon).sqrt();
+        out.extend(x.iter().zip(&norm.weight).map(|(v, w)| v * scale * w));
+    }
+}
+
+/// Floats a block of the attention's loops keeps in registers: four 8-float vectors.
+const BLOCK: usize = 32;
+
+/// `scores[j] = Σ_d query[d] · keys[d][j]`, `keys` a row of `points` a channel: the scores
+/// of one query against every key, a block of keys at a time in registers.
+#[inline(always)]
+fn dot_rows<M: MulAdd>(query: &[f32], keys: &[f32], points: usize, scores: &mut [f32]) {
+    let mut start = 0;
+    while start + BLOCK <= points {
+        let mut acc = [[0.0f32; 8]; BLOCK / 8];
+        for (d, &q) in query.iter().enumerate() {
+            let row = &keys[d * points + start..][..BLOCK];
+            for (lanes, values) in acc.iter_mut().zip(row.chunks_exact(8)) {
+                for (a, &k) in lanes.iter_mut().zip(values) {
+                    *a = M::mul_add(q, k, *a);
+                }
+            }
+        }
+        for (out, lanes) in scores[start..start + BLOCK].chunks_exact_mut(8).zip(&acc) {
+            out.copy_from_slice(lanes);
+        }
+        start += BLOCK;
+    }
+    let rest = &mut scores[start..points];
+    rest.fill(0.0);
+    for (d, &q) in query.iter().enumerate() {
+        for (a, &k) in rest
+            .iter_mut()
+            .zip(&keys[d * points + start..(d + 1) * points])
+        {
+            *a = M::mul_add(q, k, *a);
+        }
+    }
+}
+
+/// `out = Σ_j weights[j] · rows[j][from..from + out.len()]`, `rows` of `width` floats: the
+/// values mixed by the attention's weights, a block of channels at a time in registers.
+#[inline(always)]
+fn weighted_sum<M: MulAdd>(
+    weights: &[f32],
+    rows: &[f32],
+    width: usize,
+    from: usize,
+    out: &mut [f32],
+) {
+    let mut at = from;
+    for out in out.chunks_mut(BLOCK) {
+        match out.len() {
+            BLOCK => weighted_block::<M, { BLOCK / 8 }>(weights, rows, width, at, out),
+            24 => weighted_block::<M, 3>(weights, rows, width, at, out),
+            16 => weighted_block::<M, 2>(weights, rows, width, at, out),
+            8 => weighted_block::<M, 1>(weights, rows, width, at, out),
+            n => {
+                out.fill(0.0);
+                for (&w, row) in weights.iter().zip(rows.chunks_exact(width)) {
+                    for (o, &v) in out.iter_mut().zip(&row[at..at + n]) {
+                        *o = M::mul_add(w, v, *o);
+                    }
+                }
+            }
+        }
+        at += out.len();
+    }
+}
+
+/// [`weighted_sum`] of `V` vectors of 8 channels, the even and the odd rows summed apart
+/// (two chains of multiply-adds at once), then together.
+#[inline(always)]
+fn weighted_block<M: MulAdd, const V: usize>(
+    weights: &[f32],
+    rows: &[f32],
+    width: usize,
+    at: usize,
+    out: &mut [f32],
+) {
+    let mut acc = [[[0.0f32; 8]; V]; 2];
+    let add = |acc: &mut [[f32; 8]; V], w: f32, row: &[f32]| {
+        for (lanes, values) in acc.iter_mut().zip(row[at..at + 8 * V].chunks_exact(8)) {
+            for (a, &v) in lanes.iter_mut().zip(values) {
+                *a = M::mul_add(w, v, *a);
+            }
+        }
+    };
+    let pairs = weights.chunks_exact(2).zip(rows.chunks_exact(2 * width));
+    for (w, two) in pairs {
+        let (even, odd) = two.split_at(width);
+        add(&mut acc[0], w[0], even);
+        add(&mut acc[1], w[1], odd);
+    }
+    if weights.len() % 2 == 1 {
+        let last = weights.len() - 1;
+        add(&mut acc[0], weights[last], &rows[last * width..][..width]);
+    }
+    for ((out, even), odd) in out.chunks_exact_mut(8).zip(&acc[0]).zip(&acc[1]) {
+        for ((o, e), d) in out.iter_mut().zip(even).zip(odd) {
+            *o = e + d;
+        }
+    }
+}
+
+/// `out = input · W`, `rows` rows: four rows at a time, so that each row of the weights is
+/// read once for four.
+#[inline(always)]
+fn project<M: MulAdd>(mul: &MatMul, input: &[f32], rows: usize, out: &mut Vec<f32>) {
+    let (c_in, c_out) = (mul.c_in, mul.c_out);
+    out.clear();
+    out.resize(rows * c_out, 0.0);
+    for (x, y) in input.chunks(4 * c_in).zip(out.chunks_mut(4 * c_out)) {
+        if y.len() < 4 * c_out {
+            for (x, y) in x.chunks_exact(c_in).zip(y.chunks_exact_mut(c_out)) {
+                for (&a, w) in x.iter().zip(mul.weights.chunks_exact(c_out)) {
+                    for (o, &w) in y.iter_mut().zip(w) {
+                        *o = M::mul_add(a, w, *o);
+                    }
+                }
+            }
+            continue;
+        }
+        let (y0, rest) = y.split_at_mut(c_out);
+        let (y1, rest) = rest.split_at_mut(c_out);
+        let (y2, y3) = rest.split_at_mut(c_out);
+        for (k, w) in mul.weights.chunks_exact(c_out).enumerate() {
+            let a = [x[k], x[c_in + k], x[2 * c_in + k], x[3 * c_in + k]];
+            let outs = y0
+                .iter_mut()
+                .zip(y1.iter_mut())
+                .zip(y2.iter_mut())
+                .zip(y3.iter_mut());
+            for ((((o0, o1), o2), o3), &w) in outs.zip(w) {
+                *o0 = M::mul_add(a[0], w, *o0);
+                *o1 = M::mul_add(a[1], w, *o1);
+                *o2 = M::mul_add(a[2], w, *o2);
+                *o3 = M::mul_add(a[3], w, *o3);
+            }
+        }
+    }
+}
+
+/// Adds `rows` (a row a point of the board) onto the grid's points.
+fn add_rows(size: usize, rows: &[f32], grid: &mut Grid) {
+    let channels = rows.len() / (size * size);
+    for (at, row) in board_points(size).zip(rows.chunks_exact(channels)) {
+        grid.data[at * grid.stride..][..channels]
+            .iter_mut()
+            .zip(row)
+            .for_each(|(t, r)| *t += r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attention_block(rope: Rope, q_dim: usize, kv_heads: usize) -> Attention {
+        let mul = |c_in: usize, c_out: usize| MatMul {
+            name: "m".into(),
+            c_in,
+            c_out,
+            weights: vec![0.0; c_in * c_out],
+        };
+        Attention {
+            name: "a".into(),
+            heads: 2 * kv_heads,
+            kv_heads,
+            q_dim,
+            v_dim: 4,
+            norm: TransformerNorm {
+                name: "n".into(),
+                epsilon: 1e-6,
+                weight: vec![1.0; 8],
+            },
+            q: mul(8, 2 * kv_heads * q_dim),
+            k: mul(8, kv_heads * q_dim),
+            v: mul(8, kv_heads * 4),
+            out: mul(2 * kv_heads * 4, 8),
+            rope,
+        }
+    }
+
+    #[test]
+    fn theta_rope_turns_the_first_half_of_the_pairs_by_row_the_rest_by_column() {
+        // Head size 8: 4 pairs, 2 by row and 2 by column, frequencies 1 and 1/theta^(2/4).
+        let table = RopeTable::new(&attention_block(Rope::Theta(100.0), 8, 1)).unwrap();
+        let at = |p: usize, x: usize, y: usize| (p * MAX_SIZE + y) * MAX_SIZE + x;
+        let slow = 1.0f32 / 100f32.powf(0.5);
+        assert_eq!(table.cos[at(0, 5, 3)], 3.0f32.cos());
+        assert_eq!(table.sin[at(1, 5, 3)], (3.0 * slow).sin());
+        assert_eq!(table.cos[at(2, 5, 3)], 5.0f32.cos());
+        assert_eq!(table.sin[at(3, 5, 3)], (5.0 * slow).sin());
+        assert!(RopeTable::new(&attention_block(Rope::None, 8, 1)).is_none());
+    }
+
+    #[test]
+    fn learnt_rope_gives_query_heads_their_key_value_heads_frequencies() {
+        // 2 kv heads, 4 query heads, head size 2 (one pair): kv head h turns by x·(h+1).
+        let freqs = vec![1.0, 0.0, 2.0, 0.0];
+        let table = RopeTable::new(&attention_block(Rope::Learnt(freqs), 2, 2)).unwrap();
+        // A board of size 2: point 0 at (0, 0), point 1 at column 1 of the top row; every
+        // head of both points (1, 0) before turning.
+        let mut rows = [1.0, 0.0].repeat(8);
+        table.rotate(2, &mut rows, 4, 2);
+        let rows = &rows[8..];
+        let turned: Vec<(f32, f32)> = rows.chunks(2).map(|c| (c[0], c[1])).collect();
+        assert_eq!(turned[0], (1f32.cos(), 1f32.sin()));
+        assert_eq!(turned[1], (1f32.cos(), 1f32.sin()));
+        assert_eq!(turned[2], (2f32.cos(), 2f32.sin()));
+        assert_eq!(turned[3], (2f32.cos(), 2f32.sin()));
+    }
+}
+
+#[cfg(test)]
+mod paths {
+    use super::super::forward::{Forward, Kernels, Workspace};
+    use super::super::writer::random::{self, BlockSpec, RopeSpec, Spec};
+    use crate::net::kernels::conv::Path;
+
+    #[test]
+    fn every_kernel_path_gives_the_same_outputs() {
+        let attention = |rope, v_dim| BlockSpec::Attention {
+            heads: 4,
+            kv_heads: 2,
+            q_dim: 8,
+            v_dim,
+            rope,
+        };
+        let spec = Spec {
+            blocks: vec![
+                attention(RopeSpec::Theta(100.0), 8),
+                BlockSpec::FeedForward {
+                    hidden: 40,
+                    gated: true,
+                },
+                attention(RopeSpec::Learnt, 4),
+                attention(RopeSpec::None, 36),
+            ],
+            rms_tip: Some(false),
+            ..Spec::plain(17)
+        };
+        let model = random::model(&spec, 5);
+        let kernels = Kernels::new(&model);
+        for size in [7, 19] {
+            let spatial: Vec<f32> = (0..22 * size * size)
+                .map(|i| ((i * 7919) % 13) as f32 / 13.0)
+                .collect();
+            let global = [0.25f32; 19];
+            let run = |path| {
+                let forward = Forward {
+                    model: &model,
+                    kernels: &kernels,
+                    path,
+                };
+                forward.run(size, &spatial, &global, None, &mut Workspace::default())
+            };
+            let portable = run(Path::Portable);
+            for path in Path::available() {
+                let raw = run(path);
+                let pairs = (raw.policy.iter().zip(&portable.policy))
+                    .chain(raw.ownership.iter().zip(&portable.ownership))
+                    .chain(raw.value.iter().zip(&portable.value))
+                    .chain(raw.scores.iter().zip(&portable.scores));
+                for (a, b) in pairs {
+                    assert!((a - b).abs() < 1e-4, "{}: {a} against {b}", path.name());
+                }
+            }
+        }
+    }
+}
