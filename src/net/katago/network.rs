@@ -225,7 +225,7 @@ impl Evaluator for KataEvaluator {
         // The komi is an input: a whole evaluation a komi.
         for &komi in komis {
             let raw = self.run(position, komi, symmetry);
-            let output = self.net.post_process(position, &raw, self.optimism);
+            let output = self.net.post_process(position, &raw);
             outputs.push(Arc::new(output));
         }
     }
@@ -363,7 +363,7 @@ fn softplus(x: f64) -> f64 {
 impl KataNetwork {
     /// Turns raw outputs into probabilities and scores for the side to move, in hoshi's
     /// vertex order, as KataGo's `NNEvaluator::evaluate` does.
-    fn post_process(&self, position: &Position<'_>, raw: &RawOutput, optimism: f32) -> Output {
+    fn post_process(&self, position: &Position<'_>, raw: &RawOutput) -> Output {
         let board = position.board;
         let geometry = board.geometry();
         let size = board.size();
@@ -371,22 +371,9 @@ impl KataNetwork {
             let p = kata_point(geometry, size, i);
             board.check(position.to_move, p).is_ok() && !position.superko_bans.contains(&p)
         };
-        // The policy: the optimistic one mixed in, a softmax over the legal moves and the
-        // pass.
-        let logit = |plain: f32, optimistic: Option<f32>| match optimistic {
-            Some(o) => plain + (o - plain) * optimism,
-            None => plain,
-        };
-        let logits: Vec<f32> = match &raw.policy_optimistic {
-            Some(o) => raw
-                .policy
-                .iter()
-                .zip(o)
-                .map(|(&p, &o)| logit(p, Some(o)))
-                .collect(),
-            None => raw.policy.clone(),
-        };
-        let pass_logit = logit(raw.pass[0], raw.pass.get(1).copied());
+        // The policy (the optimistic one already mixed in): a softmax over the legal moves
+        // and the pass.
+        let (logits, pass_logit) = (&raw.policy, raw.pass[0]);
         let max = (0..size * size)
             .filter(|&i| legal(i))
             .map(|i| logits[i])
