@@ -9,7 +9,7 @@
 //! border stays 0, which is what KataGo's mask does for points off a smaller board.
 
 use super::model::{
-    Activation, Block, Bottleneck, Conv, GlobalPooling, Model, NormAct, PassHead, Residual,
+    Activation, Block, Bottleneck, Conv, GlobalPooling, MatMul, Model, NormAct, PassHead, Residual,
     RmsNorm, Tip, ValueHead,
 };
 use super::transformer::{self, RopeTable};
@@ -301,17 +301,16 @@ impl Forward<'_> {
         norm_act(&b.pre, size, &ws.trunk, &mut a);
         self.conv(&b.regular, next, size, &a, None, &mut regular, ws);
         self.conv(&b.pooled, next, size, &a, None, &mut pooled, ws);
-        norm_act(&b.pooled_norm, size, &pooled, &mut a);
-        pool(
+        let sums = (&mut ws.pooled, &mut ws.dense);
+        add_pooled_bias(
+            &b.pooled_norm,
+            &b.to_bias,
             size,
-            &a,
-            b.pooled_norm.scale.len(),
-            Pooling::Trunk,
-            &mut ws.pooled,
+            &pooled,
+            &mut a,
+            &mut regular,
+            sums,
         );
-        ws.dense.resize(b.to_bias.c_out, 0.0);
-        b.to_bias.apply(&ws.pooled, &mut ws.dense);
-        add_bias(size, &mut regular, &ws.dense);
         norm_act(&b.mid, size, &regular, &mut a);
         self.add_conv(&b.last, next, size, &a, &mut regular, ws);
         ws.grids[1] = a;
@@ -406,17 +405,16 @@ impl Forward<'_> {
         let mut logits = std::mem::take(&mut ws.grids[11]);
         self.conv(&head.p1, next, size, tip, None, &mut p1, ws);
         self.conv(&head.g1, next, size, tip, None, &mut g1, ws);
-        norm_act(&head.g1_norm, size, &g1, &mut a);
-        pool(
+        let sums = (&mut ws.pooled, &mut ws.dense);
+        add_pooled_bias(
+            &head.g1_norm,
+            &head.to_bias,
             size,
-            &a,
-            head.g1_norm.scale.len(),
-            Pooling::Trunk,
-            &mut ws.pooled,
+            &g1,
+            &mut a,
+            &mut p1,
+            sums,
         );
-        ws.dense.resize(head.to_bias.c_out, 0.0);
-        head.to_bias.apply(&ws.pooled, &mut ws.dense);
-        add_bias(size, &mut p1, &ws.dense);
         norm_act(&head.p1_norm, size, &p1, &mut a);
         self.conv(&head.p2, next, size, &a, None, &mut logits, ws);
         raw.policy = channel(size, &logits, 0);
@@ -488,6 +486,26 @@ fn channel(size: usize, grid: &Grid, c: usize) -> Vec<f32> {
     board_points(size)
         .map(|at| grid.data[at * grid.stride + c])
         .collect()
+}
+
+/// KataGo's global pooling into a bias: `pooled` normed and activated (into `scratch`),
+/// pooled over the board (the values left in `sums.0`, which the policy's pass reads), turned
+/// by `to_bias` into a value a channel (`sums.1`) added at every point of `target`.
+fn add_pooled_bias(
+    norm: &NormAct,
+    to_bias: &MatMul,
+    size: usize,
+    pooled: &Grid,
+    scratch: &mut Grid,
+    target: &mut Grid,
+    sums: (&mut Vec<f32>, &mut Vec<f32>),
+) {
+    let (values, bias) = sums;
+    norm_act(norm, size, pooled, scratch);
+    pool(size, scratch, norm.scale.len(), Pooling::Trunk, values);
+    bias.resize(to_bias.c_out, 0.0);
+    to_bias.apply(values, bias);
+    add_bias(size, target, bias);
 }
 
 /// Adds `bias` (a value a channel) at every point of the board.
