@@ -91,6 +91,9 @@ pub struct NetworkView {
     pub value: Option<f32>,
     /// The points the side to move leads by, when the network gives a score lead.
     pub score_lead: Option<f32>,
+    /// How far the final score may stray from it (a standard deviation), when the network
+    /// says (KataGo's).
+    pub score_stdev: Option<f32>,
 }
 
 /// A rough score of the game in progress (`estimate_score`).
@@ -508,6 +511,7 @@ impl Engine {
             policy: moves,
             value: output.value,
             score_lead: output.score_lead,
+            score_stdev: output.score_stdev,
         })
     }
 

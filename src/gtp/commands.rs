@@ -762,8 +762,8 @@ fn hoshi_policy(engine: &mut Engine, args: &[String]) -> Reply {
 
 /// `hoshi-evaluate`: the network's own view of the position, as KataGo's `kata-raw-nn`
 /// gives it: `to_move B`, `value 0.5432` (the side to move's winning chances by the game's
-/// komi, without any search), `score_lead 3.5` where the network gives one, and `policy` with
-/// the five most probable moves.
+/// komi, without any search), `score_lead 3.5` and `score_stdev 12.0` where the network gives
+/// them, and `policy` with the five most probable moves.
 fn hoshi_evaluate(engine: &mut Engine, _args: &[String]) -> Reply {
     let view = engine.network_view().ok_or(Failure::NoNetwork)?;
     let value = view.value.ok_or(Failure::NoValueHead)?;
@@ -777,8 +777,11 @@ fn hoshi_evaluate(engine: &mut Engine, _args: &[String]) -> Reply {
     let lead = view
         .score_lead
         .map_or(String::new(), |lead| format!("score_lead {lead:.1}\n"));
+    let stdev = view
+        .score_stdev
+        .map_or(String::new(), |stdev| format!("score_stdev {stdev:.1}\n"));
     Ok(format!(
-        "to_move {}\nvalue {value:.4}\n{lead}policy {}",
+        "to_move {}\nvalue {value:.4}\n{lead}{stdev}policy {}",
         engine.game().to_move().letter(),
         policy.join(" ")
     ))
