@@ -512,11 +512,10 @@ impl Engine {
     }
 
     /// What the network says of the position with `color` to play, read in each of
-    /// `symmetries` (`kata-raw-nn`): one output each, for `color`. A colour other than the
+    /// `symmetries`, its optimistic policy mixed in by `optimism` where it has one
+    /// (`kata-raw-nn`): one output each, for `color`. A colour other than the
     /// one to move is judged as KataGo judges it, on the stones alone (no history, no ko).
-    /// `optimism` of the optimistic policy is mixed into the policy where the network has one
-    /// ([`crate::net::Evaluator::policy_optimism`]). `None` when hoshi plays without a
-    /// network on this board.
+    /// `None` when hoshi plays without a network on this board.
     pub fn raw_network(
         &self,
         color: Color,
@@ -538,7 +537,7 @@ impl Engine {
         }
         let position = facts.position(&board, color);
         let mut evaluator = net.evaluator(game.size());
-        evaluator.policy_optimism(optimism);
+        evaluator.set_policy_optimism(optimism);
         Some(
             symmetries
                 .iter()

@@ -207,6 +207,7 @@ impl Cli {
             Some(path) if path.as_os_str() == "none" => Ok(NetChoice::Off),
             Some(path) => Ok(NetChoice::Given(setup::load_network_as(
                 path,
+                self.max_memory.saturating_mul(1 << 20),
                 self.human_profile.as_deref(),
             )?)),
         }

@@ -133,13 +133,24 @@ const MAX_NETWORK_BYTES: u64 = 1 << 30;
 /// "judge" came to mean the dead-stone judge alone) that is no longer there is read from its
 /// new name in the same directory, so that the scripts and notes that name it keep working.
 pub fn load_network(file: &Path) -> Result<SharedNet, LoadError> {
-    load_network_as(file, None)
+    load_network_within(file, u64::MAX)
 }
 
-/// [`load_network`], with the profile a human-imitating KataGo network plays as
+/// [`load_network`], refusing a network whose weights would take more than `memory` bytes
+/// (`--max-memory`): told by the file's unpacked size (a gzipped file's last four bytes
+/// say it) before it is read.
+pub fn load_network_within(file: &Path, memory: u64) -> Result<SharedNet, LoadError> {
+    load_network_as(file, memory, None)
+}
+
+/// [`load_network_within`], with the profile a human-imitating KataGo network plays as
 /// (`--human-profile`: KataGo's `humanSLProfile`, such as `rank_5k`), which such a network
 /// needs and others ignore.
-pub fn load_network_as(file: &Path, human_profile: Option<&str>) -> Result<SharedNet, LoadError> {
+pub fn load_network_as(
+    file: &Path,
+    memory: u64,
+    human_profile: Option<&str>,
+) -> Result<SharedNet, LoadError> {
     let renamed = renamed_file(file);
     if let Some(renamed) = &renamed {
         log::warn!(
@@ -154,6 +165,14 @@ pub fn load_network_as(file: &Path, human_profile: Option<&str>) -> Result<Share
         why,
     };
     let bytes = read_limited(file).map_err(refused)?;
+    let needs = unpacked_size(&bytes);
+    if needs > memory {
+        return Err(refused(format!(
+            "its weights take {} MiB, more than the {} MiB allowed (--max-memory)",
+            needs >> 20,
+            memory >> 20
+        )));
+    }
     let format = FORMATS
         .iter()
         .find(|f| (f.recognises)(&bytes))
@@ -191,6 +210,17 @@ pub fn read_network_file(file: &Path) -> Result<Vec<u8>, LoadError> {
         file: file.to_path_buf(),
         why,
     })
+}
+
+/// The bytes a network file's content takes unpacked: a gzipped file's size as its trailer
+/// gives it (modulo 4 GiB, beyond any network), another's own.
+fn unpacked_size(bytes: &[u8]) -> u64 {
+    match bytes {
+        [0x1f, 0x8b, .., a, b, c, d] if bytes.len() >= 18 => {
+            u32::from_le_bytes([*a, *b, *c, *d]).into()
+        }
+        _ => bytes.len() as u64,
+    }
 }
 
 fn read_limited(file: &Path) -> Result<Vec<u8>, String> {
@@ -501,6 +531,37 @@ mod tests {
         assert!(why.contains("not a network file"), "{why}");
         let missing = load_network(&dir.join("missing.hnet")).unwrap_err();
         assert!(missing.why.starts_with("cannot read it"), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A KataGo model is told by its content, whatever its name; a damaged one, or one too
+    /// big for the memory allowed, is refused with the file's name and what is wrong.
+    #[test]
+    fn katago_models_are_read_by_content_and_bad_ones_refused() {
+        let dir = std::env::temp_dir().join(format!("hoshi-katago-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let packed = include_bytes!("../weights/g170-b6c96.bin.gz");
+        let renamed = dir.join("b6c96.weights");
+        std::fs::write(&renamed, packed).unwrap();
+        let net = load_network(&renamed).expect("a KataGo model under any name");
+        assert!(format!("{net:?}").starts_with("KataGo network g170-b6c96"));
+        assert!(net.heads().value && net.heads().score_lead && net.heads().ownership);
+        let small = load_network_within(&renamed, 1 << 20)
+            .unwrap_err()
+            .to_string();
+        assert!(small.starts_with(&renamed.display().to_string()), "{small}");
+        assert!(
+            small.ends_with("its weights take 3 MiB, more than the 1 MiB allowed (--max-memory)"),
+            "{small}"
+        );
+        let cut = dir.join("cut.bin.gz");
+        std::fs::write(&cut, &packed[..packed.len() / 3]).unwrap();
+        let why = load_network(&cut).unwrap_err().to_string();
+        assert!(why.starts_with(&cut.display().to_string()), "{why}");
+        assert!(
+            why.contains("KataGo model file: gzip: cannot unpack"),
+            "{why}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -17,6 +17,7 @@
 pub mod capture;
 pub mod ladder;
 pub mod nakade;
+pub mod pass_alive;
 pub mod tactics;
 pub mod zobrist;
 

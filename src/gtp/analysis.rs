@@ -276,8 +276,14 @@ fn write_info(
         Dialect::Kata => {
             let _ = write!(
                 text,
-                " winrate {:.6} scoreLead {:.3} scoreMean {:.3} prior {:.6} lcb {:.6}",
-                info.winrate, info.score_lead, info.score_lead, info.prior, info.lcb
+                " winrate {:.6} scoreLead {:.3} scoreMean {:.3} scoreStdev {:.3} prior {:.6} \
+                 lcb {:.6}",
+                info.winrate,
+                info.score_lead,
+                info.score_lead,
+                info.score_stdev,
+                info.prior,
+                info.lcb
             );
         }
     }

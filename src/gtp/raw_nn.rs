@@ -11,10 +11,6 @@
 //! oldest networks); no value lines without a value head, no ownership rows without
 //! ownership, `NAN` for a pass it does not rate.
 //!
-//! The policy optimism (0 to 1) mixes that much of the optimistic policy into the policy, for
-//! networks that have one (KataGo's, version 12 on, but its human-imitating ones); by default
-//! KataGo's GTP `rootPolicyOptimism`, 0.2. Other networks ignore it, as KataGo does.
-//!
 //! One difference from KataGo: with `all`, KataGo separates the eight answers by empty lines,
 //! which would end a GTP answer early; hoshi puts them one after another, each starting with
 //! its `symmetry N` line.
@@ -39,16 +35,17 @@ pub fn kata_raw_nn(engine: &mut Engine, args: &[String]) -> Reply {
     Ok(text.trim_end().to_string())
 }
 
-/// KataGo's GTP default of `rootPolicyOptimism`, which `kata-raw-nn` uses when not told.
-const DEFAULT_OPTIMISM: f32 = 0.2;
-
 /// The arguments: an optional colour first, the symmetry (`all` or 0 to 7), an optional
-/// policy optimism last (0 to 1).
+/// policy optimism last (0 to 1; KataGo's root's 0.2 by default).
 struct Request {
     color: Color,
     symmetries: Vec<Symmetry>,
     optimism: f32,
 }
+
+/// The optimistic policy's share `kata-raw-nn` mixes in unless told: KataGo's default
+/// `rootPolicyOptimism`.
+const DEFAULT_OPTIMISM: f32 = 0.2;
 
 impl Request {
     fn parse(to_move: Color, args: &[String]) -> Result<Request, Failure> {
@@ -69,8 +66,8 @@ impl Request {
             None => return Err(Failure::Syntax),
         };
         let optimism = match rest.next() {
-            Some(optimism) => match args::float(optimism)? {
-                x if (0.0..=1.0).contains(&x) => x as f32,
+            Some(text) => match args::float(text)? {
+                o if (0.0..=1.0).contains(&o) => o as f32,
                 _ => return Err(Failure::Syntax),
             },
             None => DEFAULT_OPTIMISM,

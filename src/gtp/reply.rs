@@ -35,8 +35,6 @@ pub enum Failure {
     Rank(RankError),
     /// `hoshi-handicap` before the opponent's rank is known.
     NoOpponentRank,
-    /// Arguments another engine takes that hoshi does not act on, with what they are.
-    Unsupported(&'static str),
 }
 
 impl fmt::Display for Failure {
@@ -60,7 +58,6 @@ impl fmt::Display for Failure {
             Failure::NoOpponentRank => {
                 f.write_str("the opponent's rank is unknown (hoshi-opponent_rank RANK)")
             }
-            Failure::Unsupported(what) => write!(f, "not supported: {what}"),
         }
     }
 }

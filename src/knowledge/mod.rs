@@ -151,6 +151,9 @@ pub struct Evaluation {
     pub black_real: f64,
     /// Black's expected final margin, the real komi included, when the evaluator knows one.
     pub black_margin: Option<f64>,
+    /// How far the final margin may stray from that (a standard deviation), when the
+    /// evaluator knows (a network's score head: KataGo's); a counted board's is 0.
+    pub margin_stdev: Option<f64>,
 }
 
 impl Evaluation {
@@ -169,6 +172,7 @@ impl Evaluation {
             black_search: outcome(f64::from(lead) - search_komi),
             black_real: outcome(margin),
             black_margin: Some(margin),
+            margin_stdev: None,
         }
     }
 }

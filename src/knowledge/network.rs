@@ -199,6 +199,7 @@ impl LeafEvaluator for NetworkValue {
             black_search,
             black_real,
             black_margin: None,
+            margin_stdev: None,
         };
         let Some(output) = self.outputs.last() else {
             return evaluation;
@@ -215,6 +216,7 @@ impl LeafEvaluator for NetworkValue {
             leaf.tally.record_judgement(ownership, margin);
         }
         evaluation.black_margin = margin;
+        evaluation.margin_stdev = output.score_stdev.map(f64::from);
         evaluation
     }
 

@@ -219,6 +219,7 @@ impl LeafEvaluator for Mix {
             black_search: mix(network_search, played.black_search),
             black_real: mix(network_real, played.black_real),
             black_margin: played.black_margin,
+            margin_stdev: played.margin_stdev,
         }
     }
 }

@@ -124,12 +124,12 @@ pub trait Evaluator: Send {
         false
     }
 
-    /// From now on, mix `optimism` (0 to 1) of the network's optimistic policy into its
-    /// policy, as KataGo's `policyOptimism` does (its `kata-raw-nn` mixes in its
-    /// `rootPolicyOptimism`, 0.2 by default); `false`, and nothing changed, for a network
-    /// without an optimistic policy (KataGo ignores the optimism for those too). For
-    /// `kata-raw-nn`: the cache does not tell outputs of different optimism apart.
-    fn policy_optimism(&mut self, _optimism: f32) -> bool {
+    /// From now on, mix into the policy the network's optimistic one by `optimism`, from 0
+    /// (the plain policy) to 1 (the optimistic alone): KataGo's networks from version 12
+    /// have a second policy, trained on the moves that turned out better than expected,
+    /// which KataGo's search mixes in (its `policyOptimism`, `rootPolicyOptimism`). `false`,
+    /// and nothing changed, for a network without one.
+    fn set_policy_optimism(&mut self, _optimism: f32) -> bool {
         false
     }
 

@@ -865,6 +865,7 @@ mod tests {
                 prior: 0.0,
                 lcb: 0.0,
                 score_lead: -50.0,
+                score_stdev: 0.0,
                 pv: vec![Move::Pass],
             }],
             pv: Vec::new(),

@@ -294,6 +294,7 @@ mod tests {
                 prior: 0.0,
                 lcb: 0.0,
                 score_lead,
+                score_stdev: 0.0,
                 pv: vec![mv],
             })
             .collect();

@@ -132,6 +132,10 @@ pub struct MoveInfo {
     /// through this move (this search's, komi included; negative: behind); 0 when no
     /// evaluation gave a score.
     pub score_lead: f64,
+    /// How far the final score may stray from `score_lead` (one standard deviation): the
+    /// spread of the simulations' scores and of the evaluator's own uncertainty (KataGo's
+    /// `scoreStdev`); 0 when no evaluation gave a score.
+    pub score_stdev: f64,
     /// The most simulated line after the move, starting with it.
     pub pv: Vec<Move>,
 }

@@ -96,6 +96,7 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
                     (winrate - params.lcb_z * spread).max(0.0)
                 },
                 score_lead: scores.black_margin(c).map_or(0.0, for_mover),
+                score_stdev: scores.margin_stdev(c).unwrap_or(0.0),
                 pv: line_from(tree, c, params.pv_length),
             };
             (info, choice_bound)
@@ -182,6 +183,7 @@ mod tests {
             prior: 0.0,
             lcb: 0.0,
             score_lead: 0.0,
+            score_stdev: 0.0,
             pv: Vec::new(),
         };
         (info, bound)

@@ -228,11 +228,20 @@ struct ChildScore {
     /// Their squares, in [`REAL_UNITS`]: with the sum, the spread of the results, which the
     /// lower confidence bound of the move's choice reads.
     black_squares: AtomicU64,
-    /// The simulations whose evaluation gave a margin, and the sum of twice those margins
-    /// (an integer: komi is a multiple of 0.5, and a margin that is not one is rounded).
+    /// The simulations whose evaluation gave a margin, the sum of those margins in
+    /// [`MARGIN_UNITS`], and the sum of their expected squares (the margin's square and,
+    /// where the evaluator knows its spread, its variance) in [`SQUARE_UNITS`].
     margins: AtomicU32,
-    twice_margin: AtomicI64,
+    margin_units: AtomicI64,
+    square_units: AtomicU64,
 }
+
+/// Fixed-point units of a margin's point in [`ChildScore`]'s sums: a network's lead is no
+/// multiple of half a point, and a thousandth of a point is finer than any reads it.
+const MARGIN_UNITS: f64 = 1024.0;
+
+/// Units of a square point in the sums of squares.
+const SQUARE_UNITS: f64 = 64.0;
 
 impl RootScores {
     /// The sums of the root's children; with `moves_ownership`, each child's ownership too,
@@ -310,10 +319,15 @@ impl RootScores {
             .black_squares
             .fetch_add((black * black * REAL_UNITS).round() as u64, Relaxed);
         if let Some(margin) = evaluation.black_margin {
+            let variance = evaluation.margin_stdev.map_or(0.0, |s| s * s);
             score.margins.fetch_add(1, Relaxed);
             score
-                .twice_margin
-                .fetch_add((2.0 * margin).round() as i64, Relaxed);
+                .margin_units
+                .fetch_add((margin * MARGIN_UNITS).round() as i64, Relaxed);
+            score.square_units.fetch_add(
+                ((margin * margin + variance) * SQUARE_UNITS).round() as u64,
+                Relaxed,
+            );
         }
     }
 
@@ -321,7 +335,18 @@ impl RootScores {
     pub fn black_margin(&self, child: u32) -> Option<f64> {
         let score = self.child(child)?;
         let n = score.margins.load(Relaxed);
-        (n > 0).then(|| score.twice_margin.load(Relaxed) as f64 / 2.0 / f64::from(n))
+        (n > 0).then(|| score.margin_units.load(Relaxed) as f64 / MARGIN_UNITS / f64::from(n))
+    }
+
+    /// The standard deviation of the final margin after root child `child`: the spread of
+    /// its simulations' margins and of each evaluator's own uncertainty (KataGo's
+    /// `scoreStdev`), when a simulation gave a margin.
+    pub fn margin_stdev(&self, child: u32) -> Option<f64> {
+        let score = self.child(child)?;
+        let n = f64::from(score.margins.load(Relaxed));
+        let mean = self.black_margin(child)?;
+        let squares = score.square_units.load(Relaxed) as f64 / SQUARE_UNITS / n;
+        Some((squares - mean * mean).max(0.0).sqrt())
     }
 
     /// The standard deviation of the results (by the real komi, either side's: they differ
@@ -376,6 +401,7 @@ mod tests {
             black_search: black_real,
             black_real,
             black_margin: None,
+            margin_stdev: None,
         };
         scores.add(kids[0], &result(0.25));
         assert_eq!(

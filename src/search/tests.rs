@@ -104,6 +104,7 @@ fn even_komi(black: f64) -> Evaluation {
         black_search: black,
         black_real: black,
         black_margin: None,
+        margin_stdev: None,
     }
 }
 
@@ -219,6 +220,7 @@ fn the_evaluators_margin_is_the_score_lead_and_the_real_komi_is_reported() {
         black_search: 0.875,
         black_real: 0.2,
         black_margin: Some(-3.5),
+        margin_stdev: Some(2.0),
     };
     let config = SearchConfig::default();
     let mut search = Search::new(config, Arc::new(fake(rule)), 7);
@@ -238,6 +240,12 @@ fn the_evaluators_margin_is_the_score_lead_and_the_real_komi_is_reported() {
     );
     let best = find(&result, result.best);
     assert_eq!(best.score_lead, -3.5);
+    // Every simulation ends at -3.5: the spread is the evaluator's own.
+    assert!(
+        (best.score_stdev - 2.0).abs() < 0.01,
+        "{}",
+        best.score_stdev
+    );
     // Without a shift the tree's own count is what is reported.
     search.set_komi_shift(0.0);
     search.forget();

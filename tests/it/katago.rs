@@ -632,10 +632,23 @@ fn matches_katago(label: &str, model: &Path, fixture: &Path) {
             compared += 1;
         }
     }
+    let mut by_position: Vec<(String, usize)> = Vec::new();
+    for problem in &problems {
+        let name = problem.split(", ").nth(1).unwrap_or("").to_string();
+        match by_position.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => by_position.push((name, 1)),
+        }
+    }
     assert!(
         problems.is_empty(),
-        "{} differences from KataGo in {compared} answers; the first ones:\n{}",
+        "{} differences from KataGo in {compared} answers ({}); the first ones:\n{}",
         problems.len(),
+        by_position
+            .iter()
+            .map(|(name, count)| format!("{name}: {count}"))
+            .collect::<Vec<_>>()
+            .join(", "),
         problems
             .iter()
             .take(40)
@@ -654,7 +667,6 @@ fn model_dir() -> PathBuf {
 }
 
 #[test]
-#[ignore = "until hoshi answers kata-raw-nn"]
 fn katago_g170_b6c96_matches_katago() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     matches_katago(

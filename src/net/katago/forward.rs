@@ -86,6 +86,11 @@ impl Kernel {
     }
 }
 
+/// The grids a workspace keeps: the trunk's blocks use 0 to 3, a bottleneck's inside 7, the
+/// policy head 8 to 11, the value head 12 to 14, so that each keeps its shape from one
+/// evaluation to the next and is not cleared again.
+const GRIDS: usize = 15;
+
 /// One thread's buffers for the forward pass, kept between evaluations.
 #[derive(Default)]
 pub struct Workspace {
@@ -204,8 +209,8 @@ impl Forward<'_> {
         };
         let model = self.model;
         let trunk = &model.trunk;
-        if ws.grids.len() < 8 {
-            ws.grids.resize_with(8, Grid::default);
+        if ws.grids.len() < GRIDS {
+            ws.grids.resize_with(GRIDS, Grid::default);
         }
         let mut input = std::mem::take(&mut ws.grids[0]);
         spread_planes(size, spatial, trunk.initial.c_in, &mut input);
@@ -395,9 +400,10 @@ impl Forward<'_> {
         raw: &mut RawOutput,
     ) {
         let head = &self.model.policy;
-        let mut p1 = std::mem::take(&mut ws.grids[4]);
-        let mut g1 = std::mem::take(&mut ws.grids[5]);
-        let mut a = std::mem::take(&mut ws.grids[6]);
+        let mut p1 = std::mem::take(&mut ws.grids[8]);
+        let mut g1 = std::mem::take(&mut ws.grids[9]);
+        let mut a = std::mem::take(&mut ws.grids[10]);
+        let mut logits = std::mem::take(&mut ws.grids[11]);
         self.conv(&head.p1, next, size, tip, None, &mut p1, ws);
         self.conv(&head.g1, next, size, tip, None, &mut g1, ws);
         norm_act(&head.g1_norm, size, &g1, &mut a);
@@ -412,9 +418,9 @@ impl Forward<'_> {
         head.to_bias.apply(&ws.pooled, &mut ws.dense);
         add_bias(size, &mut p1, &ws.dense);
         norm_act(&head.p1_norm, size, &p1, &mut a);
-        self.conv(&head.p2, next, size, &a, None, &mut g1, ws);
-        raw.policy = channel(size, &g1, 0);
-        raw.policy_optimistic = (head.channels > 1).then(|| channel(size, &g1, 1));
+        self.conv(&head.p2, next, size, &a, None, &mut logits, ws);
+        raw.policy = channel(size, &logits, 0);
+        raw.policy_optimistic = (head.channels > 1).then(|| channel(size, &logits, 1));
         raw.pass = vec![0.0; head.channels];
         match &head.pass {
             PassHead::Linear(mul) => mul.apply(&ws.pooled, &mut raw.pass),
@@ -424,9 +430,10 @@ impl Forward<'_> {
                 out.apply(&ws.dense2, &mut raw.pass);
             }
         }
-        ws.grids[4] = p1;
-        ws.grids[5] = g1;
-        ws.grids[6] = a;
+        ws.grids[8] = p1;
+        ws.grids[9] = g1;
+        ws.grids[10] = a;
+        ws.grids[11] = logits;
     }
 
     fn value_head(
@@ -438,8 +445,9 @@ impl Forward<'_> {
         raw: &mut RawOutput,
     ) {
         let head: &ValueHead = &self.model.value;
-        let mut v1 = std::mem::take(&mut ws.grids[4]);
-        let mut a = std::mem::take(&mut ws.grids[5]);
+        let mut v1 = std::mem::take(&mut ws.grids[12]);
+        let mut a = std::mem::take(&mut ws.grids[13]);
+        let mut ownership = std::mem::take(&mut ws.grids[14]);
         self.conv(&head.v1, next, size, tip, None, &mut v1, ws);
         norm_act(&head.v1_norm, size, &v1, &mut a);
         pool(
@@ -454,10 +462,11 @@ impl Forward<'_> {
         head.v3.apply(&ws.dense, &mut raw.value);
         raw.scores = vec![0.0; head.scores.mul.c_out];
         head.scores.apply(&ws.dense, &mut raw.scores);
-        self.conv(&head.ownership, next, size, &a, None, &mut v1, ws);
-        raw.ownership = channel(size, &v1, 0);
-        ws.grids[4] = v1;
-        ws.grids[5] = a;
+        self.conv(&head.ownership, next, size, &a, None, &mut ownership, ws);
+        raw.ownership = channel(size, &ownership, 0);
+        ws.grids[12] = v1;
+        ws.grids[13] = a;
+        ws.grids[14] = ownership;
     }
 }
 

@@ -403,7 +403,7 @@ fn ko_bans(planes: &mut Planes, position: &Position<'_>, rules: &KataRules) {
 /// Planes 18 and 19 under area scoring: each side's area as KataGo's `calculateArea` marks it
 /// for its inputs, with `multi_stone_suicide` deciding what is pass-alive.
 fn area(planes: &mut Planes, board: &Board, own: Color, multi_stone_suicide: bool) {
-    let owners = pass_alive_area(board, multi_stone_suicide);
+    let owners = crate::board::pass_alive::pass_alive_area(board, multi_stone_suicide);
     for p in board.geometry().points() {
         match owners[p.index()] {
             Some(c) if c == own => planes.mark(OWN_AREA, p),
@@ -411,12 +411,6 @@ fn area(planes: &mut Planes, board: &Board, own: Color, multi_stone_suicide: boo
             None => {}
         }
     }
-}
-
-// replaced by crate::board::pass_alive on merge
-fn pass_alive_area(board: &Board, multi_stone_suicide_legal: bool) -> Vec<Option<Color>> {
-    let _ = multi_stone_suicide_legal;
-    vec![None; board.geometry().slots()]
 }
 
 /// Where the game stands with passes, as KataGo's `BoardHistory` would say (no encore).
@@ -445,9 +439,11 @@ impl Passing {
         self.pass_ends_phase() && self.rules.scoring == Scoring::Area
     }
 
-    /// Whether the game is already over (two passes under area scoring).
-    fn game_over(self) -> bool {
-        self.passes >= 2 && self.rules.scoring == Scoring::Area
+    /// Whether the game is already over (two passes under area scoring) or past its normal
+    /// end (two passes under territory scoring, where KataGo's GTP plays no encore): either
+    /// way the network sees the last pass alone.
+    fn past_end(self) -> bool {
+        self.passes >= 2
     }
 
     /// Whether KataGo plays on as if the opponent's pass did not invite the game's end,
@@ -461,7 +457,7 @@ impl Passing {
     fn turns_shown(self) -> usize {
         if self.hides_ending() {
             0
-        } else if self.game_over() {
+        } else if self.past_end() {
             1
         } else {
             HISTORY

@@ -1243,3 +1243,93 @@ fn read_options(t: &mut Tokens<'_>, name: &str) -> Result<(bool, bool), ModelErr
     }
     Ok((metadata, suicide))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::OnceLock;
+
+    /// The g170 b6c96 network (model version 8), unpacked once.
+    fn b6c96() -> &'static [u8] {
+        static UNPACKED: OnceLock<Vec<u8>> = OnceLock::new();
+        UNPACKED.get_or_init(|| {
+            let packed = include_bytes!("../../../weights/g170-b6c96.bin.gz");
+            unpack(packed).expect("the b6c96 model unpacks")
+        })
+    }
+
+    /// `b6c96` with the first `from` replaced by `to` (in the text before the first float
+    /// block that holds it).
+    fn altered(from: &[u8], to: &[u8]) -> Vec<u8> {
+        let bytes = b6c96();
+        let at = bytes
+            .windows(from.len())
+            .position(|w| w == from)
+            .expect("the text to alter");
+        [&bytes[..at], to, &bytes[at + from.len()..]].concat()
+    }
+
+    fn refusal(bytes: &[u8]) -> String {
+        Model::from_bytes(bytes)
+            .expect_err("a damaged model")
+            .to_string()
+    }
+
+    #[test]
+    fn the_b6c96_model_reads_whole() {
+        let model = Model::from_bytes(b6c96()).expect("b6c96 reads");
+        assert_eq!(model.name, "g170-b6c96-s175395328-d26788732");
+        assert_eq!(model.version, 8);
+        assert_eq!(model.trunk.channels, 96);
+        assert_eq!(model.trunk.blocks.len(), 6);
+        let pooled = model
+            .trunk
+            .blocks
+            .iter()
+            .filter(|b| matches!(b, Block::GlobalPooling(_)));
+        assert_eq!(pooled.count(), 2);
+        assert_eq!((model.trunk.initial.ky, model.trunk.initial.kx), (5, 5));
+        assert_eq!(model.policy.channels, 1);
+        assert_eq!(model.value.scores.mul.c_out, 4);
+        assert_eq!(model.post, PostProcess::default());
+        assert!(!model.has_transformer());
+        // The gzipped file reads alike.
+        let packed = include_bytes!("../../../weights/g170-b6c96.bin.gz");
+        assert_eq!(Model::from_bytes(packed).expect("packed").name, model.name);
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_what_is_wrong() {
+        let bytes = b6c96();
+        assert_eq!(
+            refusal(&bytes[..bytes.len() / 2]),
+            "rconv3/w2: the file ends within its 55296 floats",
+            "truncated"
+        );
+        let packed = include_bytes!("../../../weights/g170-b6c96.bin.gz");
+        assert!(refusal(&packed[..packed.len() / 2]).starts_with("gzip: cannot unpack"));
+        assert_eq!(
+            refusal(&altered(b"\n8\n22\n19\n", b"\n18\n22\n19\n")),
+            "g170-b6c96-s175395328-d26788732: model version 18; this reader reads 8 to 17"
+        );
+        assert_eq!(
+            refusal(&altered(b"conv1\n5\n5\n22\n96\n", b"conv1\n5\n5\n22\n95\n")),
+            "trunk: initial conv outputs (95) != channels (96)"
+        );
+        assert_eq!(
+            refusal(&altered(b"conv1\n5\n5\n", b"conv1\n4\n5\n")),
+            "conv1: even kernel 4x5"
+        );
+        let mut nan = b6c96().to_vec();
+        let first = nan
+            .windows(5)
+            .position(|w| w == b"@BIN@")
+            .expect("a float block");
+        nan[first + 5..first + 9].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert_eq!(refusal(&nan), "conv1: a weight is infinite or not a number");
+        let mut longer = b6c96().to_vec();
+        longer.extend(b"\nmore");
+        assert!(refusal(&longer).ends_with("the file goes on after the value head"));
+        assert!(refusal(b"hello world").contains("model version"));
+    }
+}

@@ -12,6 +12,7 @@ use super::model::{Block, Model, PostProcess};
 use crate::coord::Geometry;
 use crate::game::Position;
 use crate::net::kernels::conv::Path;
+use crate::net::kernels::flush::FlushToZero;
 use crate::net::{Evaluator, Heads, Network, Output, Symmetry, ValueDetails};
 use crate::rules::{KoRule, Scoring};
 use std::sync::Arc;
@@ -170,7 +171,7 @@ impl Network for KataNetwork {
             turned: Vec::with_capacity(SPATIAL * area),
             global: [0.0; GLOBAL],
             reading: Reading::AsItStands,
-            optimism: 0.0,
+            optimism: DEFAULT_POLICY_OPTIMISM,
         })
     }
 }
@@ -200,9 +201,13 @@ pub struct KataEvaluator {
     turned: Vec<f32>,
     global: [f32; GLOBAL],
     reading: Reading,
-    /// How much of the optimistic policy the policy takes ([`Evaluator::policy_optimism`]).
+    /// How much of the optimistic policy is mixed in ([`Evaluator::set_policy_optimism`]).
     optimism: f32,
 }
+
+/// The optimistic policy's share until told otherwise: KataGo's search's inside its tree
+/// (`policyOptimism`; 0.2 at the root).
+pub const DEFAULT_POLICY_OPTIMISM: f32 = 1.0;
 
 impl Evaluator for KataEvaluator {
     fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
@@ -212,10 +217,16 @@ impl Evaluator for KataEvaluator {
             Reading::Varied => Symmetry::of(position),
             Reading::Fixed(symmetry) => symmetry,
         };
+        let _flush = FlushToZero::new();
         // The komi is an input: a whole evaluation a komi.
         for &komi in komis {
             let raw = self.run(position, komi, symmetry);
-            outputs.push(Arc::new(self.net.post_process(position, &raw)));
+            let optimism = match self.net.needs_profile() {
+                true => 0.0,
+                false => self.optimism,
+            };
+            let output = self.net.post_process(position, &raw, optimism);
+            outputs.push(Arc::new(output));
         }
     }
 
@@ -228,15 +239,11 @@ impl Evaluator for KataEvaluator {
         true
     }
 
-    /// KataGo mixes the optimistic policy of networks that have one (v12 on), human-imitating
-    /// ones aside (its `NNEvaluator` sets their optimism to 0).
-    fn policy_optimism(&mut self, optimism: f32) -> bool {
-        let model = &self.net.model;
-        if model.policy.channels < 2 || self.net.needs_profile() {
-            return false;
-        }
+    /// A human-imitating network keeps its plain policy, as KataGo's `NNEvaluator` gives
+    /// those an optimism of 0 whatever it is told.
+    fn set_policy_optimism(&mut self, optimism: f32) -> bool {
         self.optimism = optimism;
-        true
+        self.net.model.policy.channels > 1 && !self.net.needs_profile()
     }
 }
 
@@ -263,15 +270,13 @@ impl KataEvaluator {
             path: self.net.path,
         };
         if symmetry == Symmetry::IDENTITY {
-            let mut raw = forward.run(
+            return forward.run(
                 size,
                 &self.spatial,
                 &self.global,
                 metadata,
                 &mut self.workspace,
             );
-            mix_optimism(&mut raw, self.optimism);
-            return raw;
         }
         let sym = symmetry.number();
         self.turned.resize(SPATIAL * area, 0.0);
@@ -291,7 +296,6 @@ impl KataEvaluator {
             metadata,
             &mut self.workspace,
         );
-        mix_optimism(&mut raw, self.optimism);
         let back = |map: &mut Vec<f32>| {
             let mut out = vec![0.0; map.len()];
             for (i, &v) in map.iter().enumerate() {
@@ -306,18 +310,6 @@ impl KataEvaluator {
         back(&mut raw.ownership);
         raw
     }
-}
-
-/// The policy logits moved `optimism` of the way to the optimistic ones, the pass's too, as
-/// KataGo's backends do before the softmax (`p + (optimistic - p) · optimism`).
-fn mix_optimism(raw: &mut RawOutput, optimism: f32) {
-    let Some(optimistic) = raw.policy_optimistic.as_ref().filter(|_| optimism != 0.0) else {
-        return;
-    };
-    for (p, o) in raw.policy.iter_mut().zip(optimistic) {
-        *p += (o - *p) * optimism;
-    }
-    raw.pass[0] += (raw.pass[1] - raw.pass[0]) * optimism;
 }
 
 /// Where KataGo's symmetry `sym` sends the point at `index` (row by row, `size` a row):
@@ -352,7 +344,7 @@ fn softplus(x: f64) -> f64 {
 impl KataNetwork {
     /// Turns raw outputs into probabilities and scores for the side to move, in hoshi's
     /// vertex order, as KataGo's `NNEvaluator::evaluate` does.
-    fn post_process(&self, position: &Position<'_>, raw: &RawOutput) -> Output {
+    fn post_process(&self, position: &Position<'_>, raw: &RawOutput, optimism: f32) -> Output {
         let board = position.board;
         let geometry = board.geometry();
         let size = board.size();
@@ -360,19 +352,34 @@ impl KataNetwork {
             let p = kata_point(geometry, size, i);
             board.check(position.to_move, p).is_ok() && !position.superko_bans.contains(&p)
         };
-        // The policy: a softmax over the legal moves and the pass.
+        // The policy: the optimistic one mixed in, a softmax over the legal moves and the
+        // pass.
+        let logit = |plain: f32, optimistic: Option<f32>| match optimistic {
+            Some(o) => plain + (o - plain) * optimism,
+            None => plain,
+        };
+        let logits: Vec<f32> = match &raw.policy_optimistic {
+            Some(o) => raw
+                .policy
+                .iter()
+                .zip(o)
+                .map(|(&p, &o)| logit(p, Some(o)))
+                .collect(),
+            None => raw.policy.clone(),
+        };
+        let pass_logit = logit(raw.pass[0], raw.pass.get(1).copied());
         let max = (0..size * size)
             .filter(|&i| legal(i))
-            .map(|i| raw.policy[i])
-            .fold(raw.pass[0], f32::max);
+            .map(|i| logits[i])
+            .fold(pass_logit, f32::max);
         let mut policy = vec![0.0f32; size * size];
         let mut sum = 0.0f32;
         for i in (0..size * size).filter(|&i| legal(i)) {
             let vertex = geometry.vertex_index(kata_point(geometry, size, i));
-            policy[vertex] = (raw.policy[i] - max).exp();
+            policy[vertex] = (logits[i] - max).exp();
             sum += policy[vertex];
         }
-        let pass = (raw.pass[0] - max).exp();
+        let pass = (pass_logit - max).exp();
         sum += pass;
         policy.iter_mut().for_each(|p| *p /= sum);
         let details = self.value_details(position, raw);

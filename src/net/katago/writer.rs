@@ -947,7 +947,7 @@ mod tests {
                 for symmetry in Symmetry::all() {
                     let mut evaluator = net.evaluator(size);
                     evaluator.read_in(symmetry);
-                    evaluator.policy_optimism(0.2);
+                    evaluator.set_policy_optimism(0.2);
                     let output = evaluator.evaluate_one(&position, game.area_komi());
                     let ours = our_answer(&output, size, to_move);
                     let key = format!("rawnn {name} {}", symmetry.number());

@@ -4,5 +4,6 @@
 //! lays its weights out for them once, when it loads.
 
 pub(crate) mod conv;
+pub mod flush;
 pub mod linalg;
 pub(crate) mod pool;
