@@ -4,8 +4,9 @@
 //!
 //! Tests that need GNU Go (their names contain `gnugo`) and the memory soak test (`soak`)
 //! are `#[ignore]`d; `.ci/run` runs them by name.
-//! The comparisons with KataGo's own answers (`katago`) are `#[ignore]`d until hoshi answers
-//! `kata-raw-nn`; tests/fixtures/katago/README.md says how to run them.
+//! The comparisons with KataGo's own answers (`katago`) of its transformer models are
+//! `#[ignore]`d, too slow in a debug build; tests/fixtures/katago/README.md says how to run
+//! them.
 
 mod common;
 
