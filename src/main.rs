@@ -205,10 +205,10 @@ impl Cli {
         match &self.net {
             None => Ok(NetChoice::BuiltIn),
             Some(path) if path.as_os_str() == "none" => Ok(NetChoice::Off),
-            Some(path) => Ok(NetChoice::Given(setup::load_network_as(
+            Some(path) => Ok(NetChoice::Given(setup::load_network_with(
                 path,
-                self.max_memory.saturating_mul(1 << 20),
                 self.human_profile.as_deref(),
+                self.max_memory.saturating_mul(1 << 20),
             )?)),
         }
     }

@@ -133,23 +133,18 @@ const MAX_NETWORK_BYTES: u64 = 1 << 30;
 /// "judge" came to mean the dead-stone judge alone) that is no longer there is read from its
 /// new name in the same directory, so that the scripts and notes that name it keep working.
 pub fn load_network(file: &Path) -> Result<SharedNet, LoadError> {
-    load_network_within(file, u64::MAX)
+    load_network_with(file, None, u64::MAX)
 }
 
-/// [`load_network`], refusing a network whose weights would take more than `memory` bytes
-/// (`--max-memory`): told by the file's unpacked size (a gzipped file's last four bytes
-/// say it) before it is read.
-pub fn load_network_within(file: &Path, memory: u64) -> Result<SharedNet, LoadError> {
-    load_network_as(file, memory, None)
-}
-
-/// [`load_network_within`], with the profile a human-imitating KataGo network plays as
+/// [`load_network`], with the profile a human-imitating KataGo network plays as
 /// (`--human-profile`: KataGo's `humanSLProfile`, such as `rank_5k`), which such a network
-/// needs and others ignore.
-pub fn load_network_as(
+/// needs and others ignore, refusing a network whose weights would take more than `memory`
+/// bytes (`--max-memory`): told by the file's unpacked size (a gzipped file's last four
+/// bytes say it) before it is read.
+pub fn load_network_with(
     file: &Path,
-    memory: u64,
     human_profile: Option<&str>,
+    memory: u64,
 ) -> Result<SharedNet, LoadError> {
     let renamed = renamed_file(file);
     if let Some(renamed) = &renamed {
@@ -546,14 +541,12 @@ mod tests {
         let net = load_network(&renamed).expect("a KataGo model under any name");
         assert!(format!("{net:?}").starts_with("KataGo network g170-b6c96"));
         assert!(net.heads().value && net.heads().score_lead && net.heads().ownership);
-        let small = load_network_within(&renamed, 1 << 20)
+        let small = load_network_with(&renamed, None, 1 << 20)
             .unwrap_err()
             .to_string();
         assert!(small.starts_with(&renamed.display().to_string()), "{small}");
-        assert!(
-            small.ends_with("its weights take 3 MiB, more than the 1 MiB allowed (--max-memory)"),
-            "{small}"
-        );
+        let expected = "its weights take 3 MiB, more than the 1 MiB allowed (--max-memory)";
+        assert!(small.ends_with(expected), "{small}");
         let cut = dir.join("cut.bin.gz");
         std::fs::write(&cut, &packed[..packed.len() / 3]).unwrap();
         let why = load_network(&cut).unwrap_err().to_string();

@@ -11,6 +11,10 @@
 //! oldest networks); no value lines without a value head, no ownership rows without
 //! ownership, `NAN` for a pass it does not rate.
 //!
+//! The policy optimism (0 to 1) mixes that much of the optimistic policy into the policy, for
+//! networks that have one (KataGo's, version 12 on, but its human-imitating ones); by default
+//! KataGo's GTP `rootPolicyOptimism`, 0.2. Other networks ignore it, as KataGo does.
+//!
 //! One difference from KataGo: with `all`, KataGo separates the eight answers by empty lines,
 //! which would end a GTP answer early; hoshi puts them one after another, each starting with
 //! its `symmetry N` line.

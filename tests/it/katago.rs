@@ -5,9 +5,12 @@
 //! replay every position with hoshi's own GTP commands, ask the same `kata-raw-nn`
 //! questions and compare every number of the answers (see [`tolerance`]).
 //!
-//! The transformer models' comparisons are `#[ignore]`d, too slow in a debug build (run them
-//! with `--release`); the parsing of KataGo's answers is tested on its own, on the committed
-//! fixtures and on the reference answers of KataGo's own test suite (`katago-own-rawnn.*`).
+//! The models committed (g170 b6c96 in `weights/`, KataGo's two version 17 transformer test
+//! models in the fixtures' `models/`) are compared in every run; KaTrain's b10c384 (38 MB,
+//! not committed) when `HOSHI_KATAGO_B10` and `HOSHI_KATAGO_B10_FIXTURE` name it and its
+//! answers (`--include-ignored`). The parsing of KataGo's answers is tested on its own, on
+//! the committed fixtures and on the reference answers of KataGo's own test suite
+//! (`katago-own-rawnn.*`).
 
 use crate::common;
 use hoshi::coord::{Color, Move};
@@ -677,7 +680,6 @@ fn katago_g170_b6c96_matches_katago() {
 }
 
 #[test]
-#[ignore = "a transformer: too slow in a debug build, run it with --release"]
 fn katago_v17_test5_cnorm_matches_katago() {
     let name = "b7c96h3tfrs-test5-cnorm";
     matches_katago(
@@ -688,7 +690,6 @@ fn katago_v17_test5_cnorm_matches_katago() {
 }
 
 #[test]
-#[ignore = "a transformer: too slow in a debug build, run it with --release"]
 fn katago_v17_fson_bnh_matches_katago() {
     let name = "b7c96h6kv3qk32v16tflrs-fson-bnh";
     matches_katago(
@@ -702,7 +703,7 @@ fn katago_v17_fson_bnh_matches_katago() {
 /// `HOSHI_KATAGO_B10`, its fixture's (made by make_fixtures.py) in
 /// `HOSHI_KATAGO_B10_FIXTURE`. Run by name, it fails without them.
 #[test]
-#[ignore = "needs HOSHI_KATAGO_B10 and HOSHI_KATAGO_B10_FIXTURE; a transformer, run it with --release"]
+#[ignore = "needs KaTrain's b10c384 (HOSHI_KATAGO_B10) and KataGo's answers (HOSHI_KATAGO_B10_FIXTURE)"]
 fn katago_b10c384_matches_katago() {
     const NEEDS: &str = "this test needs HOSHI_KATAGO_B10 (the b10c384 model) and \
                          HOSHI_KATAGO_B10_FIXTURE (its .rawnn fixture): see \

@@ -171,7 +171,11 @@ impl Network for KataNetwork {
             turned: Vec::with_capacity(SPATIAL * area),
             global: [0.0; GLOBAL],
             reading: Reading::AsItStands,
-            optimism: DEFAULT_POLICY_OPTIMISM,
+            optimism: if self.needs_profile() {
+                0.0
+            } else {
+                DEFAULT_POLICY_OPTIMISM
+            },
         })
     }
 }
@@ -221,11 +225,7 @@ impl Evaluator for KataEvaluator {
         // The komi is an input: a whole evaluation a komi.
         for &komi in komis {
             let raw = self.run(position, komi, symmetry);
-            let optimism = match self.net.needs_profile() {
-                true => 0.0,
-                false => self.optimism,
-            };
-            let output = self.net.post_process(position, &raw, optimism);
+            let output = self.net.post_process(position, &raw);
             outputs.push(Arc::new(output));
         }
     }
@@ -239,11 +239,15 @@ impl Evaluator for KataEvaluator {
         true
     }
 
-    /// A human-imitating network keeps its plain policy, as KataGo's `NNEvaluator` gives
-    /// those an optimism of 0 whatever it is told.
+    /// KataGo mixes the optimistic policy of networks that have one (v12 on), human-imitating
+    /// ones aside (its `NNEvaluator` sets their optimism to 0).
     fn set_policy_optimism(&mut self, optimism: f32) -> bool {
+        let model = &self.net.model;
+        if model.policy.channels < 2 || self.net.needs_profile() {
+            return false;
+        }
         self.optimism = optimism;
-        self.net.model.policy.channels > 1 && !self.net.needs_profile()
+        true
     }
 }
 
@@ -270,13 +274,15 @@ impl KataEvaluator {
             path: self.net.path,
         };
         if symmetry == Symmetry::IDENTITY {
-            return forward.run(
+            let mut raw = forward.run(
                 size,
                 &self.spatial,
                 &self.global,
                 metadata,
                 &mut self.workspace,
             );
+            mix_optimism(&mut raw, self.optimism);
+            return raw;
         }
         let sym = symmetry.number();
         self.turned.resize(SPATIAL * area, 0.0);
@@ -296,6 +302,7 @@ impl KataEvaluator {
             metadata,
             &mut self.workspace,
         );
+        mix_optimism(&mut raw, self.optimism);
         let back = |map: &mut Vec<f32>| {
             let mut out = vec![0.0; map.len()];
             for (i, &v) in map.iter().enumerate() {
@@ -310,6 +317,18 @@ impl KataEvaluator {
         back(&mut raw.ownership);
         raw
     }
+}
+
+/// The policy logits moved `optimism` of the way to the optimistic ones, the pass's too, as
+/// KataGo's backends do before the softmax (`p + (optimistic - p) · optimism`).
+fn mix_optimism(raw: &mut RawOutput, optimism: f32) {
+    let Some(optimistic) = raw.policy_optimistic.as_ref().filter(|_| optimism != 0.0) else {
+        return;
+    };
+    for (p, o) in raw.policy.iter_mut().zip(optimistic) {
+        *p += (o - *p) * optimism;
+    }
+    raw.pass[0] += (raw.pass[1] - raw.pass[0]) * optimism;
 }
 
 /// Where KataGo's symmetry `sym` sends the point at `index` (row by row, `size` a row):
@@ -344,7 +363,7 @@ fn softplus(x: f64) -> f64 {
 impl KataNetwork {
     /// Turns raw outputs into probabilities and scores for the side to move, in hoshi's
     /// vertex order, as KataGo's `NNEvaluator::evaluate` does.
-    fn post_process(&self, position: &Position<'_>, raw: &RawOutput, optimism: f32) -> Output {
+    fn post_process(&self, position: &Position<'_>, raw: &RawOutput) -> Output {
         let board = position.board;
         let geometry = board.geometry();
         let size = board.size();
@@ -352,22 +371,9 @@ impl KataNetwork {
             let p = kata_point(geometry, size, i);
             board.check(position.to_move, p).is_ok() && !position.superko_bans.contains(&p)
         };
-        // The policy: the optimistic one mixed in, a softmax over the legal moves and the
-        // pass.
-        let logit = |plain: f32, optimistic: Option<f32>| match optimistic {
-            Some(o) => plain + (o - plain) * optimism,
-            None => plain,
-        };
-        let logits: Vec<f32> = match &raw.policy_optimistic {
-            Some(o) => raw
-                .policy
-                .iter()
-                .zip(o)
-                .map(|(&p, &o)| logit(p, Some(o)))
-                .collect(),
-            None => raw.policy.clone(),
-        };
-        let pass_logit = logit(raw.pass[0], raw.pass.get(1).copied());
+        // The policy (the optimistic one already mixed in): a softmax over the legal moves
+        // and the pass.
+        let (logits, pass_logit) = (&raw.policy, raw.pass[0]);
         let max = (0..size * size)
             .filter(|&i| legal(i))
             .map(|i| logits[i])
