@@ -4,8 +4,9 @@
 //!
 //! Tests that need GNU Go (their names contain `gnugo`) and the memory soak test (`soak`)
 //! are `#[ignore]`d; `.ci/run` runs them by name.
-//! The comparisons with KataGo's own answers (`katago`) are `#[ignore]`d until hoshi answers
-//! `kata-raw-nn`; tests/fixtures/katago/README.md says how to run them.
+//! The comparisons with KataGo's own answers (`katago`) run on the committed models; KaTrain's
+//! b10c384, not committed, is `#[ignore]`d: tests/fixtures/katago/README.md says how to run
+//! it.
 
 mod common;
 
