@@ -68,6 +68,27 @@ impl Symmetry {
     }
 }
 
+/// In which symmetry an evaluator reads positions: every format's evaluator keeps one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Reading {
+    AsItStands,
+    /// Each in one of its own ([`crate::net::Evaluator::vary_symmetry`]).
+    Varied,
+    /// Every one in this one ([`crate::net::Evaluator::read_in`]).
+    Fixed(Symmetry),
+}
+
+impl Reading {
+    /// The symmetry `position` is read in.
+    pub fn of(self, position: &Position<'_>) -> Symmetry {
+        match self {
+            Reading::AsItStands => Symmetry::IDENTITY,
+            Reading::Varied => Symmetry::of(position),
+            Reading::Fixed(symmetry) => symmetry,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

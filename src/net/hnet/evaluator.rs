@@ -6,6 +6,7 @@ use super::{features, Model, ValueOutput, Workspace};
 use crate::coord::{Color, Move};
 use crate::game::Position;
 use crate::net::kernels::linalg::softmax_over;
+use crate::net::symmetry::Reading;
 use crate::net::{Evaluator, Heads, Network, Output, Symmetry};
 use std::sync::Arc;
 
@@ -71,16 +72,6 @@ pub struct HnetEvaluator {
     reading: Reading,
 }
 
-/// In which symmetry an evaluator reads positions.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Reading {
-    AsItStands,
-    /// Each in one of its own ([`Evaluator::vary_symmetry`]).
-    Varied,
-    /// Every one in this one ([`Evaluator::read_in`]).
-    Fixed(Symmetry),
-}
-
 impl Evaluator for HnetEvaluator {
     fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
         outputs.clear();
@@ -90,11 +81,7 @@ impl Evaluator for HnetEvaluator {
         let (model, to_move) = (self.model, position.to_move);
         let size = position.board.size();
         self.encode(position);
-        let symmetry = match self.reading {
-            Reading::AsItStands => Symmetry::IDENTITY,
-            Reading::Varied => Symmetry::of(position),
-            Reading::Fixed(symmetry) => symmetry,
-        };
+        let symmetry = self.reading.of(position);
         self.forward(size, symmetry);
         // The ownership does not depend on the komi: one map serves every output.
         let mut ownership = model.has_ownership().then(|| vec![0.0; size * size]);

@@ -6,13 +6,13 @@
 
 use super::file::ModelError;
 use super::forward::{Forward, Kernels, RawOutput, Workspace};
-use super::inputs::{self, InputOptions, GLOBAL, SPATIAL};
+use super::inputs::{self, plane_index, plane_point, InputOptions, GLOBAL, SPATIAL};
 use super::metadata::HumanProfile;
 use super::model::{Block, Model, PostProcess};
-use crate::coord::Geometry;
 use crate::game::Position;
 use crate::net::kernels::conv::Path;
 use crate::net::kernels::flush::FlushToZero;
+use crate::net::symmetry::Reading;
 use crate::net::{Evaluator, Heads, Network, Output, Symmetry, ValueDetails};
 use crate::rules::{KoRule, Scoring};
 use std::sync::Arc;
@@ -189,14 +189,6 @@ fn plain_feed_forward(block: &Block) -> Option<&str> {
     }
 }
 
-/// In which symmetry an evaluator reads positions.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Reading {
-    AsItStands,
-    Varied,
-    Fixed(Symmetry),
-}
-
 /// One thread's evaluator of a [`KataNetwork`].
 pub struct KataEvaluator {
     net: &'static KataNetwork,
@@ -216,11 +208,7 @@ pub const DEFAULT_POLICY_OPTIMISM: f32 = 1.0;
 impl Evaluator for KataEvaluator {
     fn evaluate(&mut self, position: &Position<'_>, komis: &[f64], outputs: &mut Vec<Arc<Output>>) {
         outputs.clear();
-        let symmetry = match self.reading {
-            Reading::AsItStands => Symmetry::IDENTITY,
-            Reading::Varied => Symmetry::of(position),
-            Reading::Fixed(symmetry) => symmetry,
-        };
+        let symmetry = self.reading.of(position);
         let _flush = FlushToZero::new();
         // The komi is an input: a whole evaluation a komi.
         for &komi in komis {
@@ -368,7 +356,7 @@ impl KataNetwork {
         let geometry = board.geometry();
         let size = board.size();
         let legal = |i: usize| {
-            let p = kata_point(geometry, size, i);
+            let p = plane_point(geometry, i);
             board.check(position.to_move, p).is_ok() && !position.superko_bans.contains(&p)
         };
         // The policy (the optimistic one already mixed in): a softmax over the legal moves
@@ -381,7 +369,7 @@ impl KataNetwork {
         let mut policy = vec![0.0f32; size * size];
         let mut sum = 0.0f32;
         for i in (0..size * size).filter(|&i| legal(i)) {
-            let vertex = geometry.vertex_index(kata_point(geometry, size, i));
+            let vertex = geometry.vertex_index(plane_point(geometry, i));
             policy[vertex] = (logits[i] - max).exp();
             sum += policy[vertex];
         }
@@ -389,11 +377,10 @@ impl KataNetwork {
         sum += pass;
         policy.iter_mut().for_each(|p| *p /= sum);
         let details = self.value_details(position, raw);
-        let ownership = (0..size * size)
-            .map(|v| {
-                let i = kata_index(size, v);
-                raw.ownership[i].tanh()
-            })
+        // `Geometry::points` runs in vertex order.
+        let ownership = geometry
+            .points()
+            .map(|p| raw.ownership[plane_index(geometry, p)].tanh())
             .collect();
         Output {
             policy,
@@ -483,18 +470,6 @@ impl KataNetwork {
 /// The lead for the side to move, scaled, and counted 0 in games without result.
 fn lead(post: &PostProcess, raw: &RawOutput, no_result: f32) -> f32 {
     (f64::from(raw.scores[2]) * f64::from(post.lead) * (1.0 - f64::from(no_result))) as f32
-}
-
-/// The point at KataGo's `index` (row by row from the top).
-fn kata_point(geometry: Geometry, size: usize, index: usize) -> crate::coord::Point {
-    let (y, x) = (index / size, index % size);
-    geometry.point(crate::coord::Vertex::new(x, size - 1 - y))
-}
-
-/// KataGo's index (row by row from the top) of hoshi's vertex index (row by row from A1).
-fn kata_index(size: usize, vertex: usize) -> usize {
-    let (row, col) = (vertex / size, vertex % size);
-    (size - 1 - row) * size + col
 }
 
 #[cfg(test)]
