@@ -14,6 +14,7 @@ use super::model::{
 };
 use super::transformer::{self, RopeTable};
 use crate::net::kernels::conv::{self, Apply, Conv3, Path, Scratch};
+use crate::net::kernels::gemm::{self, Out, Packed, Rows};
 
 /// Floats a point of a grid of `channels` channels takes: whole 8-float vectors.
 fn stride(channels: usize) -> usize {
@@ -59,11 +60,13 @@ impl Grid {
     }
 }
 
-/// How a convolution is computed: the 3×3 ones by Winograd, the others (the 5×5 first layer,
-/// the 1×1 heads and bottlenecks) directly.
+/// How a convolution is computed: the 3×3 ones by Winograd, the 1×1 ones (heads,
+/// bottlenecks) by the product kernel, the others (the 5×5 first layer) directly.
 #[derive(Clone, Debug)]
 pub(crate) enum Kernel {
     Winograd(Conv3),
+    /// A 1×1 convolution: a matrix product at each point.
+    Pointwise(Packed),
     /// Weights `[y][x][in][out]`, the file's own order.
     Direct(Vec<f32>),
 }
@@ -73,6 +76,12 @@ impl Kernel {
         if conv.ky == 3 && conv.kx == 3 {
             let bias = vec![0.0; conv.c_out];
             return Kernel::Winograd(Conv3::new(conv.c_out, conv.c_in, &conv.weights, &bias));
+        }
+        if conv.ky == 1 && conv.kx == 1 {
+            // PyTorch's order, `[out][in]`.
+            let c_in = conv.c_in;
+            let weight = |i: usize, o: usize| conv.weights[o * c_in + i];
+            return Kernel::Pointwise(Packed::new(c_in, conv.c_out, weight));
         }
         let (ky, kx, ci, co) = (conv.ky, conv.kx, conv.c_in, conv.c_out);
         let mut weights = vec![0.0; conv.weights.len()];
@@ -134,26 +143,50 @@ pub(crate) struct Forward<'a> {
 pub struct Kernels {
     kernels: Vec<Kernel>,
     ropes: Vec<Option<RopeTable>>,
+    /// The matrix products of each transformer block, laid out for the product kernel:
+    /// an attention block's q, k, v and out; a feed-forward block's up, gate and down.
+    products: Vec<Vec<Packed>>,
 }
 
 impl Kernels {
     pub fn new(model: &Model) -> Kernels {
         let mut kernels = Vec::new();
         visit_convs(model, &mut |conv| kernels.push(Kernel::of(conv)));
-        let mut ropes = Vec::new();
-        visit_attention(&model.trunk.blocks, &mut |block| {
-            ropes.push(RopeTable::new(block))
+        let (mut ropes, mut products) = (Vec::new(), Vec::new());
+        let pack = |m: &MatMul| Packed::from_rows(m.c_in, m.c_out, &m.weights);
+        visit_transformer(&model.trunk.blocks, &mut |block| match block {
+            Block::Attention(b) => {
+                ropes.push(RopeTable::new(b));
+                products.push([&b.q, &b.k, &b.v, &b.out].map(pack).to_vec());
+            }
+            Block::FeedForward(b) => {
+                let gate = b.gate.iter();
+                products.push(
+                    [&b.up]
+                        .into_iter()
+                        .chain(gate)
+                        .chain([&b.down])
+                        .map(pack)
+                        .collect(),
+                );
+            }
+            _ => {}
         });
-        Kernels { kernels, ropes }
+        Kernels {
+            kernels,
+            ropes,
+            products,
+        }
     }
 }
 
-/// Calls `f` on every attention block of `list`, nested ones too, in the order they run.
-fn visit_attention<'m>(list: &'m [Block], f: &mut impl FnMut(&'m super::model::Attention)) {
+/// Calls `f` on every transformer block of `list` (attention and feed-forward), nested ones
+/// too, in the order they run.
+fn visit_transformer<'m>(list: &'m [Block], f: &mut impl FnMut(&'m Block)) {
     for block in list {
         match block {
-            Block::Attention(b) => f(b),
-            Block::Bottleneck(b) => visit_attention(&b.blocks, f),
+            Block::Attention(_) | Block::FeedForward(_) => f(block),
+            Block::Bottleneck(b) => visit_transformer(&b.blocks, f),
             _ => {}
         }
     }
@@ -189,6 +222,7 @@ fn visit_convs<'m>(model: &'m Model, f: &mut impl FnMut(&'m Conv)) {
 struct Next<'k> {
     kernels: std::slice::Iter<'k, Kernel>,
     ropes: std::slice::Iter<'k, Option<RopeTable>>,
+    products: std::slice::Iter<'k, Vec<Packed>>,
 }
 
 impl Forward<'_> {
@@ -206,6 +240,7 @@ impl Forward<'_> {
         let mut next = Next {
             kernels: self.kernels.kernels.iter(),
             ropes: self.kernels.ropes.iter(),
+            products: self.kernels.products.iter(),
         };
         let model = self.model;
         let trunk = &model.trunk;
@@ -255,22 +290,28 @@ impl Forward<'_> {
                 Block::Bottleneck(b) => self.bottleneck(b, next, size, ws),
                 Block::Attention(b) => {
                     let rope = next.ropes.next().expect("a table an attention block");
+                    let products = next.products.next().expect("products an attention block");
                     transformer::attention(
                         self.path,
                         b,
+                        products,
                         rope.as_ref(),
                         size,
                         &mut ws.trunk,
                         &mut ws.transformer,
                     )
                 }
-                Block::FeedForward(b) => transformer::feed_forward(
-                    self.path,
-                    b,
-                    size,
-                    &mut ws.trunk,
-                    &mut ws.transformer,
-                ),
+                Block::FeedForward(b) => {
+                    let products = next.products.next().expect("products a feed-forward block");
+                    transformer::feed_forward(
+                        self.path,
+                        products,
+                        size,
+                        &mut ws.trunk,
+                        &mut ws.transformer,
+                        &b.norm,
+                    )
+                }
             }
         }
     }
@@ -378,14 +419,13 @@ impl Forward<'_> {
                 },
                 &mut ws.scratch,
             ),
+            Kernel::Pointwise(weights) => {
+                pointwise(self.path, weights, size, input, out);
+                add_skip(skip, out);
+            }
             Kernel::Direct(weights) => {
                 direct_conv(conv, weights, size, input, out);
-                if let Some(skip) = skip {
-                    out.data
-                        .iter_mut()
-                        .zip(&skip.data)
-                        .for_each(|(o, s)| *o += s);
-                }
+                add_skip(skip, out);
             }
         }
     }
@@ -570,7 +610,36 @@ fn rms_norm(norm: &RmsNorm, activation: Activation, size: usize, input: &Grid, o
     }
 }
 
-/// A convolution computed point by point: the first layer (5×5) and the 1×1 layers.
+/// `out += skip`, where there is a skip.
+fn add_skip(skip: Option<&Grid>, out: &mut Grid) {
+    if let Some(skip) = skip {
+        out.data
+            .iter_mut()
+            .zip(&skip.data)
+            .for_each(|(o, s)| *o += s);
+    }
+}
+
+/// A 1×1 convolution: the product kernel on each row of the board (the border, which the
+/// grid keeps at 0, left alone).
+fn pointwise(path: Path, weights: &Packed, size: usize, input: &Grid, out: &mut Grid) {
+    let width = size + 2;
+    for y in 1..=size {
+        let first = y * width + 1;
+        let rows = Rows {
+            data: &input.data[first * input.stride..],
+            stride: input.stride,
+            rows: size,
+        };
+        let target = Out {
+            data: &mut out.data[first * out.stride..],
+            stride: out.stride,
+        };
+        gemm::multiply(path, weights, rows, target);
+    }
+}
+
+/// A convolution computed point by point: the first layer (5×5).
 fn direct_conv(conv: &Conv, weights: &[f32], size: usize, input: &Grid, out: &mut Grid) {
     let (ky, kx, ci, co) = (conv.ky as isize, conv.kx as isize, conv.c_in, conv.c_out);
     let (ry, rx) = (ky / 2, kx / 2);

@@ -16,11 +16,12 @@
 //! answers on 9×9 in either buffer, to 5e-6).
 
 use super::forward::{board_points, Grid};
-use super::model::{Attention, FeedForward, MatMul, Rope, TransformerNorm};
+use super::model::{Attention, Rope, TransformerNorm};
 use crate::coord::MAX_SIZE;
 #[cfg(target_arch = "x86_64")]
 use crate::net::kernels::conv::Fused;
 use crate::net::kernels::conv::{MulAdd, Path, Plain};
+use crate::net::kernels::gemm::{self, Out, Packed, Rows};
 
 /// The cosines and sines of an attention block's rotary embeddings at every column and row a
 /// board may have, `[table][pair][y][x]`: one table for rotations by theta (every head alike),
@@ -131,82 +132,77 @@ pub struct Scratch {
     out: Vec<f32>,
 }
 
-/// `trunk += attention(norm(trunk))` on the board of `size`, by the kernel `path`.
+/// `trunk += attention(norm(trunk))` on the board of `size`, by the kernel `path`;
+/// `products` are the block's q, k, v and out laid out for the product kernel.
 pub(crate) fn attention(
     path: Path,
     block: &Attention,
+    products: &[Packed],
     rope: Option<&RopeTable>,
     size: usize,
     trunk: &mut Grid,
     s: &mut Scratch,
 ) {
+    let [q, k, v, out] = products else {
+        panic!("an attention block has four matrix products");
+    };
+    let points = size * size;
+    rms_norm(&block.norm, size, trunk, &mut s.normed);
+    project(path, q, &s.normed, points, &mut s.q);
+    project(path, k, &s.normed, points, &mut s.k);
+    project(path, v, &s.normed, points, &mut s.v);
+    if let Some(rope) = rope {
+        rope.rotate(size, &mut s.q, block.heads, block.q_dim);
+        rope.rotate(size, &mut s.k, block.kv_heads, block.q_dim);
+    }
     match path {
-        Path::Portable => attention_with::<Plain>(block, rope, size, trunk, s),
+        Path::Portable => mix_heads::<Plain>(block, points, s),
         // SAFETY: a path other than the portable one is only made after the processor was
         // found to have AVX2 and FMA (`Path::available`).
         #[cfg(target_arch = "x86_64")]
-        Path::Avx2Fma(_) | Path::Avx512(_) => unsafe {
-            attention_avx2_fma(block, rope, size, trunk, s)
-        },
+        Path::Avx2Fma(_) | Path::Avx512(_) => unsafe { mix_heads_avx2_fma(block, points, s) },
     }
+    project(path, out, &s.mixed, points, &mut s.out);
+    add_rows(size, &s.out, trunk);
 }
 
 /// `trunk += down(silu(up(norm(trunk))) · gate(norm(trunk)))` on the board of `size`, by
 /// the kernel `path`: the SwiGLU feed-forward block, the only kind KataGo runs (its backends
-/// refuse the plain one, whose activation the file does not name).
+/// refuse the plain one, whose activation the file does not name); `products` are its up,
+/// gate and down laid out for the product kernel.
 pub(crate) fn feed_forward(
     path: Path,
-    block: &FeedForward,
+    products: &[Packed],
     size: usize,
     trunk: &mut Grid,
     s: &mut Scratch,
+    norm: &TransformerNorm,
 ) {
-    match path {
-        Path::Portable => feed_forward_with::<Plain>(block, size, trunk, s),
-        // SAFETY: as in `attention`.
-        #[cfg(target_arch = "x86_64")]
-        Path::Avx2Fma(_) | Path::Avx512(_) => unsafe {
-            feed_forward_avx2_fma(block, size, trunk, s)
-        },
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn attention_avx2_fma(
-    block: &Attention,
-    rope: Option<&RopeTable>,
-    size: usize,
-    trunk: &mut Grid,
-    s: &mut Scratch,
-) {
-    attention_with::<Fused>(block, rope, size, trunk, s);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn feed_forward_avx2_fma(block: &FeedForward, size: usize, trunk: &mut Grid, s: &mut Scratch) {
-    feed_forward_with::<Fused>(block, size, trunk, s);
-}
-
-#[inline(always)]
-fn attention_with<M: MulAdd>(
-    block: &Attention,
-    rope: Option<&RopeTable>,
-    size: usize,
-    trunk: &mut Grid,
-    s: &mut Scratch,
-) {
+    let [up, gate, down] = products else {
+        panic!("feed-forward blocks without a gate are refused when the network is read");
+    };
     let points = size * size;
-    let (heads, kv_heads, qd, vd) = (block.heads, block.kv_heads, block.q_dim, block.v_dim);
-    rms_norm(&block.norm, size, trunk, &mut s.normed);
-    project::<M>(&block.q, &s.normed, points, &mut s.q);
-    project::<M>(&block.k, &s.normed, points, &mut s.k);
-    project::<M>(&block.v, &s.normed, points, &mut s.v);
-    if let Some(rope) = rope {
-        rope.rotate(size, &mut s.q, heads, qd);
-        rope.rotate(size, &mut s.k, kv_heads, qd);
+    rms_norm(norm, size, trunk, &mut s.normed);
+    project(path, up, &s.normed, points, &mut s.hidden);
+    project(path, gate, &s.normed, points, &mut s.gate);
+    for (h, g) in s.hidden.iter_mut().zip(&s.gate) {
+        *h = *h / (1.0 + (-*h).exp()) * g;
     }
+    project(path, down, &s.hidden, points, &mut s.out);
+    add_rows(size, &s.out, trunk);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn mix_heads_avx2_fma(block: &Attention, points: usize, s: &mut Scratch) {
+    mix_heads::<Fused>(block, points, s);
+}
+
+/// The attention proper: each head's softmax of its queries' scores against the keys, and
+/// the values mixed by them, into `s.mixed`.
+#[inline(always)]
+fn mix_heads<M: MulAdd>(block: &Attention, points: usize, s: &mut Scratch) {
+    let (heads, kv_heads, qd, vd) = (block.heads, block.kv_heads, block.q_dim, block.v_dim);
     let scale = 1.0 / (qd as f32).sqrt();
     let group = heads / kv_heads;
     let (q_width, k_width, v_width) = (heads * qd, kv_heads * qd, kv_heads * vd);
@@ -245,30 +241,6 @@ fn attention_with<M: MulAdd>(
             weighted_sum::<M>(scores, &s.v, v_width, kv * vd, mixed);
         }
     }
-    project::<M>(&block.out, &s.mixed, points, &mut s.out);
-    add_rows(size, &s.out, trunk);
-}
-
-#[inline(always)]
-fn feed_forward_with<M: MulAdd>(
-    block: &FeedForward,
-    size: usize,
-    trunk: &mut Grid,
-    s: &mut Scratch,
-) {
-    let points = size * size;
-    let gate = block
-        .gate
-        .as_ref()
-        .expect("feed-forward blocks without a gate are refused when the network is read");
-    rms_norm(&block.norm, size, trunk, &mut s.normed);
-    project::<M>(&block.up, &s.normed, points, &mut s.hidden);
-    project::<M>(gate, &s.normed, points, &mut s.gate);
-    for (h, g) in s.hidden.iter_mut().zip(&s.gate) {
-        *h = *h / (1.0 + (-*h).exp()) * g;
-    }
-    project::<M>(&block.down, &s.hidden, points, &mut s.out);
-    add_rows(size, &s.out, trunk);
 }
 
 /// The RMS norm of a transformer block at each point of the board: `x / rms(x) · weight`,
@@ -384,42 +356,20 @@ fn weighted_block<M: MulAdd, const V: usize>(
     }
 }
 
-/// `out = input · W`, `rows` rows: four rows at a time, so that each row of the weights is
-/// read once for four.
-#[inline(always)]
-fn project<M: MulAdd>(mul: &MatMul, input: &[f32], rows: usize, out: &mut Vec<f32>) {
-    let (c_in, c_out) = (mul.c_in, mul.c_out);
+/// `out = input · W`, `rows` rows of the weights' inputs each, by the product kernel.
+fn project(path: Path, w: &Packed, input: &[f32], rows: usize, out: &mut Vec<f32>) {
     out.clear();
-    out.resize(rows * c_out, 0.0);
-    for (x, y) in input.chunks(4 * c_in).zip(out.chunks_mut(4 * c_out)) {
-        if y.len() < 4 * c_out {
-            for (x, y) in x.chunks_exact(c_in).zip(y.chunks_exact_mut(c_out)) {
-                for (&a, w) in x.iter().zip(mul.weights.chunks_exact(c_out)) {
-                    for (o, &w) in y.iter_mut().zip(w) {
-                        *o = M::mul_add(a, w, *o);
-                    }
-                }
-            }
-            continue;
-        }
-        let (y0, rest) = y.split_at_mut(c_out);
-        let (y1, rest) = rest.split_at_mut(c_out);
-        let (y2, y3) = rest.split_at_mut(c_out);
-        for (k, w) in mul.weights.chunks_exact(c_out).enumerate() {
-            let a = [x[k], x[c_in + k], x[2 * c_in + k], x[3 * c_in + k]];
-            let outs = y0
-                .iter_mut()
-                .zip(y1.iter_mut())
-                .zip(y2.iter_mut())
-                .zip(y3.iter_mut());
-            for ((((o0, o1), o2), o3), &w) in outs.zip(w) {
-                *o0 = M::mul_add(a[0], w, *o0);
-                *o1 = M::mul_add(a[1], w, *o1);
-                *o2 = M::mul_add(a[2], w, *o2);
-                *o3 = M::mul_add(a[3], w, *o3);
-            }
-        }
-    }
+    out.resize(rows * w.c_out, 0.0);
+    let input = Rows {
+        data: input,
+        stride: w.c_in,
+        rows,
+    };
+    let target = Out {
+        data: out,
+        stride: w.c_out,
+    };
+    gemm::multiply(path, w, input, target);
 }
 
 /// Adds `rows` (a row a point of the board) onto the grid's points.
@@ -435,6 +385,7 @@ fn add_rows(size: usize, rows: &[f32], grid: &mut Grid) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::model::MatMul;
     use super::*;
 
     fn attention_block(rope: Rope, q_dim: usize, kv_heads: usize) -> Attention {

@@ -17,14 +17,13 @@
 //! pair of channels where a direct convolution spends 16 × 9 = 144: a quarter, less the
 //! tiles' overhang (19×19 points cost 20×20).
 //!
-//! The matrix products take nearly all of the rest of the time. Their kernel broadcasts one
-//! transformed input against vectors of output channels' weights, for `R` tiles and
-//! [`COLUMNS`] vectors at a time, so that the accumulators stay in registers and each
-//! weight vector it loads serves `R` multiply-adds. The body is plain Rust over 8-float
-//! arrays, written once and inlined into three copies: a portable one (SSE2 on the default
-//! x86-64 target) and, where the processor has them, one compiled for AVX2 and FMA and one
-//! for AVX-512 (where LLVM joins two 8-float vectors into one 16-float register), chosen at
-//! run time by [`Path::detect`].
+//! The matrix products take nearly all of the rest of the time: they are [`gemm`]'s
+//! register-blocked kernel, inlined with the transforms into three copies of the whole
+//! convolution (portable, AVX2 and FMA, AVX-512), chosen at run time by [`Path::detect`].
+
+use super::gemm::{self, Out, Packed, Rows, PORTABLE_ROWS};
+#[cfg(target_arch = "x86_64")]
+use super::gemm::{AVX2_ROWS, AVX512_ROWS};
 
 /// Floats in one vector: an AVX2 register.
 pub(crate) const LANES: usize = 8;
@@ -40,29 +39,6 @@ const PATCH: usize = TILE + 2;
 
 /// Transformed points of a patch: one matrix product each.
 const POINTS: usize = PATCH * PATCH;
-
-/// Output vectors (32 channels) the matrix product computes at a time. The transformed
-/// weights are laid out for it, so every copy of the kernel uses the same. Measured on the
-/// 6 × 64 value network, 19×19, AVX2 (tiles × vectors a step): 2 × 4 and 4 × 2 run alike,
-/// 4 × 1 or 6 × 1 at 80%, 6 × 2 (spilling registers) at 75% (docs/benchmarks.md).
-const COLUMNS: usize = 4;
-
-/// Tiles the AVX2 copy multiplies at a time: 2 × 4 accumulators and 4 weight vectors take 12
-/// of its 16 registers, and each step's 6 loads serve 8 fused multiply-adds.
-#[cfg(target_arch = "x86_64")]
-const AVX2_ROWS: usize = 2;
-
-/// Tiles the AVX-512 copy multiplies at a time: 8 × 2 accumulators of 16 floats and 2
-/// weight registers take 18 of its 32 (12 tiles measured no faster).
-#[cfg(target_arch = "x86_64")]
-const AVX512_ROWS: usize = 8;
-
-/// Tiles the portable copy multiplies at a time: an 8-float vector is two of SSE2's 16
-/// registers, so one tile's 4 vectors of sums take 8 and the weights the rest.
-const PORTABLE_ROWS: usize = 1;
-
-/// The most tiles a kernel multiplies at a time (the remainder's kernels go up to one less).
-const MAX_ROWS: usize = 8;
 
 /// `Bᵀ` applied to six values, for the lanes of a vector: the input transform along one
 /// direction.
@@ -193,9 +169,8 @@ pub(crate) struct Conv3 {
     c_in: usize,
     /// Output vectors (output channels rounded up to whole vectors).
     vectors: usize,
-    /// For each transformed point, block after block of up to [`COLUMNS`] output vectors;
-    /// within a block `[c_in][vector]`, so that the kernel reads its weights in order.
-    weights: Vec<Lanes>,
+    /// For each transformed point, its input × output channels' weights, for the product.
+    points: Vec<Packed>,
     /// The bias, one vector after another; the padding lanes are 0.
     bias: Vec<Lanes>,
 }
@@ -211,30 +186,25 @@ impl Conv3 {
         assert_eq!(bias.len(), c_out, "bias of a 3x3 convolution");
         let vectors = vectors(c_out);
         let kernels: Vec<[f32; POINTS]> = w.chunks_exact(9).map(transform_kernel).collect();
-        let weight = |o: usize, i: usize, point: usize| {
-            if o < c_out {
-                kernels[o * c_in + i][point]
-            } else {
-                0.0
-            }
-        };
-        let mut weights = Vec::with_capacity(POINTS * c_in * vectors);
-        for point in 0..POINTS {
-            for first in (0..vectors).step_by(COLUMNS) {
-                for i in 0..c_in {
-                    for v in first..vectors.min(first + COLUMNS) {
-                        weights.push(std::array::from_fn(|l| weight(v * LANES + l, i, point)));
+        // The products fill whole vectors: the padding channels' weights are 0.
+        let points = (0..POINTS)
+            .map(|point| {
+                Packed::new(c_in, vectors * LANES, |i, o| {
+                    if o < c_out {
+                        kernels[o * c_in + i][point]
+                    } else {
+                        0.0
                     }
-                }
-            }
-        }
+                })
+            })
+            .collect();
         let bias = (0..vectors)
             .map(|v| std::array::from_fn(|l| bias.get(v * LANES + l).copied().unwrap_or(0.0)))
             .collect();
         Conv3 {
             c_in,
             vectors,
-            weights,
+            points,
             bias,
         }
     }
@@ -420,130 +390,19 @@ fn multiply<M: MulAdd, const R: usize>(
     products: &mut [Lanes],
 ) {
     let (in_vectors, vectors) = (vectors(conv.c_in), conv.vectors);
-    let point_weights = conv.weights.chunks_exact(conv.c_in * vectors);
     let point_inputs = inputs.chunks_exact(tiles * in_vectors);
     let point_products = products.chunks_exact_mut(tiles * vectors);
-    for ((weights, inputs), products) in point_weights.zip(point_inputs).zip(point_products) {
-        let matrix = Matrix {
-            inputs: inputs.as_flattened(),
-            row: in_vectors * LANES,
-            c_in: conv.c_in,
-            tiles,
+    for ((weights, inputs), products) in conv.points.iter().zip(point_inputs).zip(point_products) {
+        let input = Rows {
+            data: inputs.as_flattened(),
+            stride: in_vectors * LANES,
+            rows: tiles,
         };
-        let mut rest = weights;
-        for first in (0..vectors).step_by(COLUMNS) {
-            let columns = COLUMNS.min(vectors - first);
-            let (here, after) = rest.split_at(conv.c_in * columns);
-            rest = after;
-            let target = Columns {
-                products: &mut *products,
-                vectors,
-                first,
-            };
-            match columns {
-                4 => column_block::<M, R, 4>(&matrix, here, target),
-                3 => column_block::<M, R, 3>(&matrix, here, target),
-                2 => column_block::<M, R, 2>(&matrix, here, target),
-                _ => column_block::<M, R, 1>(&matrix, here, target),
-            }
-        }
-    }
-}
-
-/// One transformed point's inputs: a row of `row` floats a tile, of which the first `c_in`
-/// are the channels.
-struct Matrix<'a> {
-    inputs: &'a [f32],
-    row: usize,
-    c_in: usize,
-    tiles: usize,
-}
-
-/// Where a block of output vectors goes: vectors `first..` of each tile's row of `vectors`.
-struct Columns<'a> {
-    products: &'a mut [Lanes],
-    vectors: usize,
-    first: usize,
-}
-
-/// The products of one block of `C` output vectors, `R` tiles at a time, then the rest.
-#[inline(always)]
-fn column_block<M: MulAdd, const R: usize, const C: usize>(
-    matrix: &Matrix<'_>,
-    weights: &[Lanes],
-    mut target: Columns<'_>,
-) {
-    const {
-        assert!(
-            R <= MAX_ROWS,
-            "the kernel writes out at most MAX_ROWS tiles"
-        )
-    };
-    let (weights, _) = weights.as_chunks::<C>();
-    let mut row = 0;
-    while row + R <= matrix.tiles {
-        rows::<M, R, C>(matrix, weights, row, &mut target);
-        row += R;
-    }
-    match matrix.tiles - row {
-        0 => {}
-        1 => rows::<M, 1, C>(matrix, weights, row, &mut target),
-        2 => rows::<M, 2, C>(matrix, weights, row, &mut target),
-        3 => rows::<M, 3, C>(matrix, weights, row, &mut target),
-        4 => rows::<M, 4, C>(matrix, weights, row, &mut target),
-        5 => rows::<M, 5, C>(matrix, weights, row, &mut target),
-        6 => rows::<M, 6, C>(matrix, weights, row, &mut target),
-        _ => rows::<M, 7, C>(matrix, weights, row, &mut target),
-    }
-}
-
-/// `R` tiles' products with a block of `C` output vectors, starting at tile `first_row`.
-#[inline(always)]
-fn rows<M: MulAdd, const R: usize, const C: usize>(
-    matrix: &Matrix<'_>,
-    weights: &[[Lanes; C]],
-    first_row: usize,
-    target: &mut Columns<'_>,
-) {
-    let mut acc = [[[0.0; LANES]; C]; R];
-    let inputs: [&[f32]; R] = std::array::from_fn(|r| {
-        let from = (first_row + r) * matrix.row;
-        &matrix.inputs[from..from + matrix.c_in]
-    });
-    for (k, w) in weights.iter().enumerate() {
-        // The tiles written out one by one: LLVM leaves a loop over them rolled (its body is
-        // large before vectorization), and the accumulators then live in memory.
-        tile_step::<M, R, C>(&mut acc, &inputs, 0, k, w);
-        tile_step::<M, R, C>(&mut acc, &inputs, 1, k, w);
-        tile_step::<M, R, C>(&mut acc, &inputs, 2, k, w);
-        tile_step::<M, R, C>(&mut acc, &inputs, 3, k, w);
-        tile_step::<M, R, C>(&mut acc, &inputs, 4, k, w);
-        tile_step::<M, R, C>(&mut acc, &inputs, 5, k, w);
-        tile_step::<M, R, C>(&mut acc, &inputs, 6, k, w);
-        tile_step::<M, R, C>(&mut acc, &inputs, 7, k, w);
-    }
-    for (r, sums) in acc.iter().enumerate() {
-        let from = (first_row + r) * target.vectors + target.first;
-        target.products[from..from + C].copy_from_slice(sums);
-    }
-}
-
-/// Input `k` of tile `r` (if the block has one) times its weights, added to its sums.
-#[inline(always)]
-fn tile_step<M: MulAdd, const R: usize, const C: usize>(
-    acc: &mut [[Lanes; C]; R],
-    inputs: &[&[f32]; R],
-    r: usize,
-    k: usize,
-    w: &[Lanes; C],
-) {
-    if r < R {
-        let a = inputs[r][k];
-        for c in 0..C {
-            for l in 0..LANES {
-                acc[r][c][l] = M::mul_add(a, w[c][l], acc[r][c][l]);
-            }
-        }
+        let out = Out {
+            data: products.as_flattened_mut(),
+            stride: vectors * LANES,
+        };
+        gemm::product::<M, R>(weights, input, out);
     }
 }
 
