@@ -233,7 +233,11 @@ fn rows<M: MulAdd, const R: usize, const C: usize>(
         let from = (first_row + r) * input.stride;
         &input.data[from..from + c_in]
     });
-    for (k, w) in weights.iter().enumerate() {
+    // An index, not `weights.iter().enumerate()`: with the iterator LLVM lays the loop out
+    // worse, and b6c96 ran at 84% of this speed.
+    #[allow(clippy::needless_range_loop)]
+    for k in 0..c_in {
+        let w = &weights[k];
         // The rows written out one by one: LLVM leaves a loop over them rolled (its body is
         // large before vectorization), and the accumulators then live in memory.
         row_step::<M, R, C>(&mut acc, &inputs, 0, k, w);
