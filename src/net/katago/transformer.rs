@@ -14,14 +14,16 @@
 //! buffer, so a board smaller than the buffer reads as it does here, where the buffer is the
 //! board: nothing depends on the buffer's size (KataGo's two v17 test models give the same
 //! answers on 9×9 in either buffer, to 5e-6).
+//!
+//! Every product (the projections, each head's scores and its mixing of the values) runs on
+//! the register-blocked kernel of [`crate::net::kernels::gemm`].
 
 use super::forward::{board_points, Grid};
 use super::model::{Attention, Rope, TransformerNorm};
 use crate::coord::MAX_SIZE;
-#[cfg(target_arch = "x86_64")]
-use crate::net::kernels::conv::Fused;
-use crate::net::kernels::conv::{MulAdd, Path, Plain};
+use crate::net::kernels::conv::Path;
 use crate::net::kernels::gemm::{self, Out, Packed, Rows};
+use crate::net::kernels::linalg::exp;
 
 /// The cosines and sines of an attention block's rotary embeddings at every column and row a
 /// board may have, `[table][pair][y][x]`: one table for rotations by theta (every head alike),
@@ -123,8 +125,11 @@ pub struct Scratch {
     q: Vec<f32>,
     k: Vec<f32>,
     v: Vec<f32>,
-    /// One head's keys, a row a channel (the points side by side).
-    keys: Vec<f32>,
+    /// One key-value head's keys, `q_dim × points`, laid out for the product kernel.
+    keys: Packed,
+    /// Its values, `points × v_dim`, likewise.
+    values: Packed,
+    /// One head's weights, `points × points`: a query's scores, then its softmax.
     scores: Vec<f32>,
     mixed: Vec<f32>,
     hidden: Vec<f32>,
@@ -155,13 +160,7 @@ pub(crate) fn attention(
         rope.rotate(size, &mut s.q, block.heads, block.q_dim);
         rope.rotate(size, &mut s.k, block.kv_heads, block.q_dim);
     }
-    match path {
-        Path::Portable => mix_heads::<Plain>(block, points, s),
-        // SAFETY: a path other than the portable one is only made after the processor was
-        // found to have AVX2 and FMA (`Path::available`).
-        #[cfg(target_arch = "x86_64")]
-        Path::Avx2Fma(_) | Path::Avx512(_) => unsafe { mix_heads_avx2_fma(block, points, s) },
-    }
+    mix_heads(path, block, points, s);
     project(path, out, &s.mixed, points, &mut s.out);
     add_rows(size, &s.out, trunk);
 }
@@ -186,61 +185,109 @@ pub(crate) fn feed_forward(
     project(path, up, &s.normed, points, &mut s.hidden);
     project(path, gate, &s.normed, points, &mut s.gate);
     for (h, g) in s.hidden.iter_mut().zip(&s.gate) {
-        *h = *h / (1.0 + (-*h).exp()) * g;
+        *h = *h / (1.0 + exp(-*h)) * g;
     }
     project(path, down, &s.hidden, points, &mut s.out);
     add_rows(size, &s.out, trunk);
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn mix_heads_avx2_fma(block: &Attention, points: usize, s: &mut Scratch) {
-    mix_heads::<Fused>(block, points, s);
-}
-
-/// The attention proper: each head's softmax of its queries' scores against the keys, and
-/// the values mixed by them, into `s.mixed`.
-#[inline(always)]
-fn mix_heads<M: MulAdd>(block: &Attention, points: usize, s: &mut Scratch) {
+/// The attention proper, head by head: the scores of every query against every key (a
+/// product of the head's queries and keys), a softmax over each query's row, and the values
+/// mixed by them (a product of the weights and the head's values), into `s.mixed`.
+fn mix_heads(path: Path, block: &Attention, points: usize, s: &mut Scratch) {
     let (heads, kv_heads, qd, vd) = (block.heads, block.kv_heads, block.q_dim, block.v_dim);
     let scale = 1.0 / (qd as f32).sqrt();
     let group = heads / kv_heads;
     let (q_width, k_width, v_width) = (heads * qd, kv_heads * qd, kv_heads * vd);
     s.mixed.clear();
     s.mixed.resize(points * heads * vd, 0.0);
-    s.scores.resize(points, 0.0);
-    s.keys.resize(qd * points, 0.0);
+    s.scores.resize(points * points, 0.0);
     for h in 0..heads {
         let kv = h / group;
-        // The head's keys turned a channel a row, so that a query's scores are sums of rows.
         if h % group == 0 {
-            for (j, key) in s.k.chunks_exact(k_width).enumerate() {
-                for (d, &value) in key[kv * qd..][..qd].iter().enumerate() {
-                    s.keys[d * points + j] = value;
-                }
-            }
+            let k = &s.k;
+            s.keys
+                .refill(qd, points, |d, j| k[j * k_width + kv * qd + d]);
+            let v = &s.v;
+            s.values
+                .refill(points, vd, |j, c| v[j * v_width + kv * vd + c]);
         }
-        for i in 0..points {
-            let query = &s.q[i * q_width + h * qd..][..qd];
-            let scores = &mut s.scores[..points];
-            dot_rows::<M>(query, &s.keys, points, scores);
-            // A softmax over the board's points, as KataGo's (its maximum starts at -1e30).
-            let mut max = -1e30f32;
-            for a in scores.iter_mut() {
-                *a *= scale;
-                max = max.max(*a);
-            }
-            let mut sum = 0.0f32;
-            for a in scores.iter_mut() {
-                *a = (*a - max).exp();
-                sum += *a;
-            }
-            let inverse = 1.0 / sum;
-            scores.iter_mut().for_each(|a| *a *= inverse);
-            let mixed = &mut s.mixed[i * heads * vd + h * vd..][..vd];
-            weighted_sum::<M>(scores, &s.v, v_width, kv * vd, mixed);
+        let queries = Rows {
+            data: &s.q[h * qd..],
+            stride: q_width,
+            rows: points,
+        };
+        let scores = Out {
+            data: &mut s.scores,
+            stride: points,
+        };
+        gemm::multiply(path, &s.keys, queries, scores);
+        softmax_rows(path, &mut s.scores, points, scale);
+        let weights = Rows {
+            data: &s.scores,
+            stride: points,
+            rows: points,
+        };
+        let mixed = Out {
+            data: &mut s.mixed[h * vd..],
+            stride: heads * vd,
+        };
+        gemm::multiply(path, &s.values, weights, mixed);
+    }
+}
+
+/// KataGo's softmax of each query's scores (rows of `points`), scaled, by the kernel `path`.
+fn softmax_rows(path: Path, scores: &mut [f32], points: usize, scale: f32) {
+    match path {
+        Path::Portable => scores
+            .chunks_exact_mut(points)
+            .for_each(|row| softmax(row, scale)),
+        // SAFETY: a path other than the portable one is only made after the processor was
+        // found to have AVX2 and FMA (`Path::available`).
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2Fma(_) | Path::Avx512(_) => unsafe { softmax_rows_avx2(scores, points, scale) },
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn softmax_rows_avx2(scores: &mut [f32], points: usize, scale: f32) {
+    scores
+        .chunks_exact_mut(points)
+        .for_each(|row| softmax(row, scale));
+}
+
+/// KataGo's softmax of one query's scores, scaled (its maximum starts at -1e30), eight
+/// lanes at a time so that it vectorizes.
+#[inline(always)]
+fn softmax(scores: &mut [f32], scale: f32) {
+    let (chunks, rest) = scores.as_chunks_mut::<8>();
+    let mut lanes = [-1e30f32; 8];
+    for chunk in chunks.iter_mut() {
+        for (a, m) in chunk.iter_mut().zip(&mut lanes) {
+            *a *= scale;
+            *m = if *a > *m { *a } else { *m };
         }
     }
+    let mut max = lanes.into_iter().fold(-1e30f32, f32::max);
+    for a in rest.iter_mut() {
+        *a *= scale;
+        max = max.max(*a);
+    }
+    let mut sums = [0.0f32; 8];
+    for chunk in chunks.iter_mut() {
+        for (a, sum) in chunk.iter_mut().zip(&mut sums) {
+            *a = exp(*a - max);
+            *sum += *a;
+        }
+    }
+    let mut sum: f32 = sums.iter().sum();
+    for a in rest.iter_mut() {
+        *a = exp(*a - max);
+        sum += *a;
+    }
+    let inverse = 1.0 / sum;
+    scores.iter_mut().for_each(|a| *a *= inverse);
 }
 
 /// The RMS norm of a transformer block at each point of the board: `x / rms(x) · weight`,
@@ -253,106 +300,6 @@ fn rms_norm(norm: &TransformerNorm, size: usize, grid: &Grid, out: &mut Vec<f32>
         let sum: f32 = x.iter().map(|v| v * v).sum();
         let scale = 1.0 / (sum / channels as f32 + norm.epsilon).sqrt();
         out.extend(x.iter().zip(&norm.weight).map(|(v, w)| v * scale * w));
-    }
-}
-
-/// Floats a block of the attention's loops keeps in registers: four 8-float vectors.
-const BLOCK: usize = 32;
-
-/// `scores[j] = Σ_d query[d] · keys[d][j]`, `keys` a row of `points` a channel: the scores
-/// of one query against every key, a block of keys at a time in registers.
-#[inline(always)]
-fn dot_rows<M: MulAdd>(query: &[f32], keys: &[f32], points: usize, scores: &mut [f32]) {
-    let mut start = 0;
-    while start + BLOCK <= points {
-        let mut acc = [[0.0f32; 8]; BLOCK / 8];
-        for (d, &q) in query.iter().enumerate() {
-            let row = &keys[d * points + start..][..BLOCK];
-            for (lanes, values) in acc.iter_mut().zip(row.chunks_exact(8)) {
-                for (a, &k) in lanes.iter_mut().zip(values) {
-                    *a = M::mul_add(q, k, *a);
-                }
-            }
-        }
-        for (out, lanes) in scores[start..start + BLOCK].chunks_exact_mut(8).zip(&acc) {
-            out.copy_from_slice(lanes);
-        }
-        start += BLOCK;
-    }
-    let rest = &mut scores[start..points];
-    rest.fill(0.0);
-    for (d, &q) in query.iter().enumerate() {
-        for (a, &k) in rest
-            .iter_mut()
-            .zip(&keys[d * points + start..(d + 1) * points])
-        {
-            *a = M::mul_add(q, k, *a);
-        }
-    }
-}
-
-/// `out = Σ_j weights[j] · rows[j][from..from + out.len()]`, `rows` of `width` floats: the
-/// values mixed by the attention's weights, a block of channels at a time in registers.
-#[inline(always)]
-fn weighted_sum<M: MulAdd>(
-    weights: &[f32],
-    rows: &[f32],
-    width: usize,
-    from: usize,
-    out: &mut [f32],
-) {
-    let mut at = from;
-    for out in out.chunks_mut(BLOCK) {
-        match out.len() {
-            BLOCK => weighted_block::<M, { BLOCK / 8 }>(weights, rows, width, at, out),
-            24 => weighted_block::<M, 3>(weights, rows, width, at, out),
-            16 => weighted_block::<M, 2>(weights, rows, width, at, out),
-            8 => weighted_block::<M, 1>(weights, rows, width, at, out),
-            n => {
-                out.fill(0.0);
-                for (&w, row) in weights.iter().zip(rows.chunks_exact(width)) {
-                    for (o, &v) in out.iter_mut().zip(&row[at..at + n]) {
-                        *o = M::mul_add(w, v, *o);
-                    }
-                }
-            }
-        }
-        at += out.len();
-    }
-}
-
-/// [`weighted_sum`] of `V` vectors of 8 channels, the even and the odd rows summed apart
-/// (two chains of multiply-adds at once), then together.
-#[inline(always)]
-fn weighted_block<M: MulAdd, const V: usize>(
-    weights: &[f32],
-    rows: &[f32],
-    width: usize,
-    at: usize,
-    out: &mut [f32],
-) {
-    let mut acc = [[[0.0f32; 8]; V]; 2];
-    let add = |acc: &mut [[f32; 8]; V], w: f32, row: &[f32]| {
-        for (lanes, values) in acc.iter_mut().zip(row[at..at + 8 * V].chunks_exact(8)) {
-            for (a, &v) in lanes.iter_mut().zip(values) {
-                *a = M::mul_add(w, v, *a);
-            }
-        }
-    };
-    let pairs = weights.chunks_exact(2).zip(rows.chunks_exact(2 * width));
-    for (w, two) in pairs {
-        let (even, odd) = two.split_at(width);
-        add(&mut acc[0], w[0], even);
-        add(&mut acc[1], w[1], odd);
-    }
-    if weights.len() % 2 == 1 {
-        let last = weights.len() - 1;
-        add(&mut acc[0], weights[last], &rows[last * width..][..width]);
-    }
-    for ((out, even), odd) in out.chunks_exact_mut(8).zip(&acc[0]).zip(&acc[1]) {
-        for ((o, e), d) in out.iter_mut().zip(even).zip(odd) {
-            *o = e + d;
-        }
     }
 }
 

@@ -301,7 +301,7 @@ fn run_avx512(job: Apply<'_>, scratch: &mut Scratch) {
     run::<Fused, AVX512_ROWS>(job, scratch);
 }
 
-/// How the kernel multiplies and adds (the transformer blocks' loops too).
+/// How the kernel multiplies and adds (the product kernel's copies too).
 pub(crate) trait MulAdd {
     /// `a * b + c`.
     fn mul_add(a: f32, b: f32, c: f32) -> f32;

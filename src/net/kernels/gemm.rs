@@ -46,7 +46,7 @@ const MAX_ROWS: usize = 8;
 /// A layer's weights, `c_in × c_out`, laid out for the kernel: block after block of up to
 /// [`COLUMNS`] output vectors; within a block `[c_in][vector]`. The output channels are
 /// rounded up to whole vectors with zero weights.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Packed {
     /// Input channels: the values of an input row the product reads.
     pub c_in: usize,
@@ -60,12 +60,25 @@ pub(crate) struct Packed {
 impl Packed {
     /// Lays out the weights `weight(i, o)` of input channel `i` and output channel `o`.
     pub(crate) fn new(c_in: usize, c_out: usize, weight: impl Fn(usize, usize) -> f32) -> Packed {
+        let mut packed = Packed::default();
+        packed.refill(c_in, c_out, weight);
+        packed
+    }
+
+    /// Lays out new weights in the same memory: for matrices made during a forward pass (an
+    /// attention head's keys and values), which then allocates nothing once it has run.
+    pub(crate) fn refill(
+        &mut self,
+        c_in: usize,
+        c_out: usize,
+        weight: impl Fn(usize, usize) -> f32,
+    ) {
         let vectors = c_out.div_ceil(LANES);
-        let mut weights = Vec::with_capacity(c_in * vectors);
+        self.weights.clear();
         for first in (0..vectors).step_by(COLUMNS) {
             for i in 0..c_in {
                 for v in first..vectors.min(first + COLUMNS) {
-                    weights.push(std::array::from_fn(|l| {
+                    self.weights.push(std::array::from_fn(|l| {
                         let o = v * LANES + l;
                         if o < c_out {
                             weight(i, o)
@@ -76,12 +89,7 @@ impl Packed {
                 }
             }
         }
-        Packed {
-            c_in,
-            c_out,
-            vectors,
-            weights,
-        }
+        (self.c_in, self.c_out, self.vectors) = (c_in, c_out, vectors);
     }
 
     /// Lays out weights given row by row, `[in][out]` (a matrix product's file order).
