@@ -1,15 +1,15 @@
 //! A soak test of one long-lived engine: the real `hoshi` binary, its search tree capped at
-//! 64 MiB, plays 200 games of 9x9 against itself in one process (`clear_board`, then
+//! 64 MiB, plays 120 games of 9x9 against itself in one process (`clear_board`, then
 //! `genmove b` / `genmove w` until two passes, a resignation or 200 moves; expert, with the
 //! board's built-in value network at every leaf, 100 visits a move), then analyses
 //! the empty board (`lz-analyze`, stopped by the next command) for at least 20 s and until
 //! its memory stops growing: the tree is full. Its resident memory (`VmRSS` in
-//! `/proc/PID/status`, so Linux only) must stay flat from game 20 to game 200, and under the
+//! `/proc/PID/status`, so Linux only) must stay flat from game 20 to game 120, and under the
 //! cap plus a fixed overhead while the analysis fills the tree to the cap.
 //!
 //! The cache of network outputs (`net_cache`) is bounded but fills as it is used: its
 //! default 20,000 outputs, about 8 MiB on 9x9, fill over the first hundred or more games
-//! here, which from game 20 to game 200 would read as growth. The engine runs with a
+//! here, which from game 20 to game 120 would read as growth. The engine runs with a
 //! cache of [`CACHE_SLOTS`], full before game 20, so that the two readings compare like with
 //! like: what grows after that is a leak.
 //!
@@ -22,7 +22,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
-const GAMES: usize = 200;
+const GAMES: usize = 120;
 const MAX_MOVES: usize = 200;
 /// The game after which the first memory reading is taken (the allocator has warmed up).
 const EARLY_GAME: usize = 20;
@@ -190,7 +190,7 @@ fn self_play(engine: &mut Engine, endings: &mut Endings) -> usize {
 
 #[test]
 #[ignore = "soak: minutes of CPU; .ci/run runs it"]
-fn soak_two_hundred_games_and_a_long_analysis_in_a_flat_memory() {
+fn soak_a_hundred_and_twenty_games_and_a_long_analysis_in_a_flat_memory() {
     let mut engine = Engine::start();
     let mut endings = Endings::default();
     let mut moves = 0;
