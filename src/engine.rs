@@ -3,7 +3,7 @@
 //! into protocol text is `gtp`'s job.
 
 use crate::board::{Board, Illegal, MoveEffect};
-use crate::coord::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
+use crate::coord::{Color, Move, Point, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::game::{Game, PositionFacts};
 use crate::handicap::HandicapError;
 use crate::knowledge::ownership::{self, Estimate as Ownership};
@@ -241,6 +241,19 @@ impl Engine {
 
     pub fn set_komi(&mut self, komi: f64) {
         self.game.set_komi(komi);
+    }
+
+    /// Starts a new game from the given stones with `to_move` to play (a setup without a
+    /// history: SGF's AB/AW, the analysis protocol's `initialStones`). Refused when two
+    /// stones share a point.
+    pub fn set_position(&mut self, stones: &[(Color, Point)], to_move: Color) -> bool {
+        let done = self
+            .game
+            .set_position(stones.iter().map(|&(color, point)| (point, color)), to_move);
+        if done {
+            self.new_game();
+        }
+        done
     }
 
     /// Changes the playing strength for the next moves.

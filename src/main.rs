@@ -159,6 +159,9 @@ enum Subcommand {
     /// known rank) that says what a rank means, resuming where it stopped, and print the
     /// table of results.
     Calibrate(hoshi::cmd::calibrate::CalibrateArgs),
+    /// Speak KataGo's JSON analysis protocol on stdin and stdout (KaTrain's custom engine,
+    /// review tools): a query a line, an answer a line. The engine's options apply.
+    Analysis(hoshi::cmd::analysis::AnalysisArgs),
 }
 
 /// A command-line value that is not a number from 0 to 1 (clap names the option and the
@@ -277,7 +280,8 @@ fn main() -> ExitCode {
         Some(Subcommand::Match(args)) => return hoshi::cmd::r#match::command(args),
         Some(Subcommand::Dataset(args)) => return hoshi::cmd::dataset::command(args),
         Some(Subcommand::Calibrate(args)) => return hoshi::cmd::calibrate::command(args),
-        Some(Subcommand::Analyze(_) | Subcommand::Selfplay(_)) | None => {}
+        Some(Subcommand::Analyze(_) | Subcommand::Selfplay(_) | Subcommand::Analysis(_)) | None => {
+        }
     }
     let net = match cli.net() {
         Ok(net) => net,
@@ -289,6 +293,7 @@ fn main() -> ExitCode {
     let settings = cli.settings(net);
     match &cli.command {
         Some(Subcommand::Selfplay(args)) => return hoshi::cmd::selfplay::command(args, &settings),
+        Some(Subcommand::Analysis(args)) => return hoshi::cmd::analysis::command(args, settings),
         Some(Subcommand::Analyze(args)) => {
             return hoshi::cmd::analyze::command(args, settings.player.net, &settings.player.params)
         }

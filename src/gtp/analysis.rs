@@ -233,25 +233,14 @@ fn line(request: &Request, progress: &Progress<'_>) -> String {
     text
 }
 
-/// Appends ` key` and the ownership's values in KataGo's order and sign ([`rows_from_top`]).
+/// Appends ` key` and the ownership's values in KataGo's order and sign
+/// ([`crate::search::rows_from_top`]).
 fn push_ownership(text: &mut String, key: &str, ownership: &[f32], size: usize, color: Color) {
     text.push(' ');
     text.push_str(key);
-    for value in rows_from_top(ownership, size, color) {
+    for value in crate::search::rows_from_top(ownership, size, color) {
         let _ = write!(text, " {value:.4}");
     }
-}
-
-/// KataGo's ownership order and sign: rows from the top (A19, B19, ... T1), +1 for a point
-/// the analysed color will own. `ownership` is the search's, rows from the bottom and +1
-/// for Black.
-fn rows_from_top(ownership: &[f32], size: usize, color: Color) -> Vec<f32> {
-    let sign = color.sign();
-    (0..size)
-        .rev()
-        .flat_map(|row| (0..size).map(move |col| row * size + col))
-        .map(|i| sign * ownership.get(i).copied().unwrap_or(0.0))
-        .collect()
 }
 
 fn write_info(
@@ -367,6 +356,7 @@ fn centiseconds(text: &str) -> Result<Duration, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::rows_from_top;
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()

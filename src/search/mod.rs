@@ -176,6 +176,18 @@ pub struct SearchResult {
     pub score_lead: f64,
 }
 
+/// KataGo's ownership order and sign (`kata-analyze`, the analysis protocol): rows from the top (A19, B19, ... T1), +1 for a point
+/// the analysed color will own. `ownership` is the search's, rows from the bottom and +1
+/// for Black.
+pub fn rows_from_top(ownership: &[f32], size: usize, color: Color) -> Vec<f32> {
+    let sign = color.sign();
+    (0..size)
+        .rev()
+        .flat_map(|row| (0..size).map(move |col| row * size + col))
+        .map(|i| sign * ownership.get(i).copied().unwrap_or(0.0))
+        .collect()
+}
+
 /// How often a watched search shows itself to its watcher.
 pub const TICK: Duration = Duration::from_millis(5);
 

@@ -11,6 +11,7 @@
 mod common;
 
 mod analysis;
+mod analysis_protocol;
 mod arena;
 mod clock;
 mod dead_stones;

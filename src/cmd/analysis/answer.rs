@@ -1,0 +1,159 @@
+//! A searched position as the protocol answers it: `moveInfos`, `rootInfo`, `ownership`
+//! and `policy`, each winrate and score from the point of view the query asked for.
+
+use super::query::{Fault, Query, ReportAs};
+use crate::coord::{Color, Move};
+use crate::engine::Engine;
+use crate::search::{rows_from_top, SearchResult};
+use serde_json::{json, Value};
+
+/// Sets up `query`'s game at `turn` on `engine`; returns the player to move there.
+pub fn set_up(engine: &mut Engine, query: &Query, turn: usize) -> Result<Color, Fault> {
+    let fault = |field: &str, message: String| Fault {
+        message,
+        field: Some(field.to_string()),
+        id: Some(query.id.clone()),
+    };
+    if engine.game().size() != query.size && !engine.resize(query.size) {
+        return Err(fault(
+            "boardXSize",
+            format!("cannot play {0}x{0}", query.size),
+        ));
+    }
+    engine.set_rules(query.rules);
+    engine.set_komi(query.komi.unwrap_or(query.rules.default_komi));
+    engine.clear();
+    let first = query
+        .initial_player
+        .or_else(|| query.moves.first().map(|&(color, _)| color))
+        .unwrap_or(Color::Black);
+    if (!query.initial_stones.is_empty() || first != Color::Black)
+        && !engine.set_position(&query.initial_stones, first)
+    {
+        return Err(fault("initialStones", "two stones on one point".into()));
+    }
+    for (n, &(color, mv)) in query.moves.iter().take(turn).enumerate() {
+        if let Err(why) = engine.play(color, mv) {
+            let name = engine.game().board().geometry().move_name(mv);
+            return Err(fault(
+                "moves",
+                format!("illegal move {} ({color} {name}): {why}", n + 1),
+            ));
+        }
+    }
+    Ok(query
+        .moves
+        .get(turn)
+        .map(|&(color, _)| color)
+        .unwrap_or_else(|| engine.game().to_move()))
+}
+
+/// One answer about one position.
+pub struct Answer<'a> {
+    pub query: &'a Query,
+    pub turn: usize,
+    /// The player to move.
+    pub color: Color,
+    pub during_search: bool,
+}
+
+impl Answer<'_> {
+    /// The answer to send for `result`, with the network's `policy` where asked.
+    pub fn of(&self, result: &SearchResult, policy: Option<&[(Move, f32)]>) -> Value {
+        let query = self.query;
+        let size = query.size;
+        let geometry = crate::coord::Geometry::new(size).expect("a size the query checked");
+        // +1 where the winrates and scores are the mover's, -1 where they are the other's.
+        let sign = match (query.report_as, self.color) {
+            (ReportAs::SideToMove, _) | (ReportAs::Black, Color::Black) => 1.0,
+            (ReportAs::White, Color::White) => 1.0,
+            _ => -1.0,
+        };
+        let rate = |w: f64| if sign > 0.0 { w } else { 1.0 - w };
+        let name = |mv: Move| geometry.move_name(mv);
+        let pv_len = query.pv_len.map_or(usize::MAX, |n| n + 1);
+        let infos: Vec<Value> = result
+            .candidates
+            .iter()
+            .filter(|info| info.visits > 0)
+            .enumerate()
+            .map(|(order, info)| {
+                let (winrate, lcb) = (rate(info.winrate), rate(info.lcb));
+                let score = sign * info.score_lead;
+                json!({
+                    "move": name(info.mv),
+                    "visits": info.visits,
+                    "edgeVisits": info.visits,
+                    "winrate": winrate,
+                    "scoreLead": score,
+                    "scoreMean": score,
+                    "scoreSelfplay": score,
+                    "scoreStdev": info.score_stdev,
+                    "prior": info.prior,
+                    "utility": 2.0 * winrate - 1.0,
+                    "lcb": lcb,
+                    "utilityLcb": 2.0 * lcb - 1.0,
+                    "order": order,
+                    "pv": info.pv.iter().take(pv_len).map(|&mv| name(mv)).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        // The search's score is Black's margin: the mover's is the other way for White.
+        let root_score = match (query.report_as, self.color) {
+            (ReportAs::White, _) => -result.score_lead,
+            (ReportAs::SideToMove, Color::White) => -result.score_lead,
+            _ => result.score_lead,
+        };
+        let root_winrate = rate(result.winrate);
+        // The root's visits as the tree counts them: a search may start from a tree kept
+        // from the position before, so this search's own simulations can be fewer.
+        let visits: u64 = result.candidates.iter().map(|c| u64::from(c.visits)).sum();
+        let mut answer = json!({
+            "id": query.id,
+            "turnNumber": self.turn,
+            "isDuringSearch": self.during_search,
+            "moveInfos": infos,
+            "rootInfo": {
+                "winrate": root_winrate,
+                "scoreLead": root_score,
+                "scoreSelfplay": root_score,
+                "utility": 2.0 * root_winrate - 1.0,
+                "visits": visits.max(result.visits),
+                "currentPlayer": if self.color == Color::Black { "B" } else { "W" },
+            },
+        });
+        if query.include_ownership {
+            // Black's ownership, or the mover's, or White's, as the winrates.
+            let seen_by = match query.report_as {
+                ReportAs::Black => Color::Black,
+                ReportAs::White => Color::White,
+                ReportAs::SideToMove => self.color,
+            };
+            answer["ownership"] = json!(rows_from_top(&result.ownership, size, seen_by));
+        }
+        if let Some(policy) = policy {
+            answer["policy"] = json!(policy_rows(policy, size));
+        }
+        answer
+    }
+}
+
+/// The network's policy as the protocol lists it: size² + 1 values, rows from the top, the
+/// pass last, -1 at the moves the rules forbid.
+fn policy_rows(policy: &[(Move, f32)], size: usize) -> Vec<f32> {
+    let mut rows = vec![-1.0; size * size + 1];
+    // Passing is always legal.
+    rows[size * size] = 0.0;
+    let geometry = crate::coord::Geometry::new(size).expect("a size the query checked");
+    for &(mv, p) in policy {
+        let index = match mv {
+            Move::Pass => size * size,
+            Move::Play(point) => {
+                let v = geometry.vertex(point);
+                (size - 1 - usize::from(v.row)) * size + usize::from(v.col)
+            }
+        };
+        rows[index] = p;
+    }
+    rows
+}
