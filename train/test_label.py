@@ -524,5 +524,39 @@ class LabelTest(unittest.TestCase):
             self.assertIn(words, done.stdout)
 
 
+
+# hoshi's own binary, built by `cargo build --release` (or `cargo test --release`, as CI runs first).
+HOSHI = os.environ.get("HOSHI_BIN", os.path.join(HERE, "..", "target", "release", "hoshi"))
+
+
+class HoshiAnalysisTest(unittest.TestCase):
+    """label.py against `hoshi analysis`, the real engine speaking KataGo's protocol: every position
+    of the three SGF games labelled, with values in range and a policy whose best move is legal."""
+
+    def test_labels_positions_with_hoshi_analysis(self):
+        self.assertTrue(os.access(HOSHI, os.X_OK), f"{HOSHI} is missing: build it (cargo build --release)")
+        with tempfile.TemporaryDirectory() as root:
+            inputs = make_inputs(root)
+            out = os.path.join(root, "out")
+            err = io.StringIO()
+            command = shlex.join([HOSHI, "--threads", "1", "--seed", "1", "analysis"])
+            with contextlib.redirect_stderr(err):
+                status = label.main(
+                    [inputs["sgf"], "--out", out, "--engine", command, "--step", "1", "--max-visits", "8",
+                     "--ownership-every", "1"]
+                )
+            self.assertEqual(status, 0, err.getvalue())
+            rows = concatenated(out)
+            # broken.sgf is skipped; at --step 1, g09 gives 7 positions, g13 8 (as in
+            # test_reads_sgf_setup_passes_and_main_line), g19 (6 moves on its main line) 7.
+            self.assertEqual(rows["game"].tolist(), [0] * 7 + [1] * 8 + [2] * 7, err.getvalue())
+            self.assertNotIn("left out", err.getvalue().replace("(0 left out)", ""))
+            self.assertTrue(((rows["winrate"] >= 0) & (rows["winrate"] <= 1)).all())
+            self.assertTrue((rows["score_stdev"] >= 0).all())
+            self.assertTrue((np.abs(rows["lead"]) < 400).all())
+            self.assertTrue(rows["has_ownership"].all())
+            self.assertTrue((rows["policy_p"][:, 0] > 0).all())
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -3,7 +3,7 @@
 
 use super::query::{Fault, Query, ReportAs};
 use crate::coord::{Color, Move};
-use crate::engine::Engine;
+use crate::engine::{Engine, NetworkView};
 use crate::search::{rows_from_top, SearchResult};
 use serde_json::{json, Value};
 
@@ -58,8 +58,9 @@ pub struct Answer<'a> {
 }
 
 impl Answer<'_> {
-    /// The answer to send for `result`, with the network's `policy` where asked.
-    pub fn of(&self, result: &SearchResult, policy: Option<&[(Move, f32)]>) -> Value {
+    /// The answer to send for `result`, with the network's own `view` of the position
+    /// where there is one (`rootInfo`'s raw values, and the policy where asked).
+    pub fn of(&self, result: &SearchResult, view: Option<&NetworkView>) -> Value {
         let query = self.query;
         let size = query.size;
         let geometry = crate::coord::Geometry::new(size).expect("a size the query checked");
@@ -122,6 +123,26 @@ impl Answer<'_> {
                 "currentPlayer": if self.color == Color::Black { "B" } else { "W" },
             },
         });
+        // The best move's spread stands for the root's.
+        if let Some(best) = result.candidates.first() {
+            answer["rootInfo"]["scoreStdev"] = json!(best.score_stdev);
+        }
+        if let Some(view) = view {
+            let root = &mut answer["rootInfo"];
+            if let Some(value) = view.value {
+                root["rawWinrate"] = json!(rate(f64::from(value)));
+            }
+            if let Some(lead) = view.score_lead {
+                root["rawLead"] = json!(sign * f64::from(lead));
+                root["rawScoreSelfplay"] = json!(sign * f64::from(lead));
+            }
+            if let Some(stdev) = view.score_stdev {
+                root["rawScoreSelfplayStdev"] = json!(stdev);
+            }
+            if query.include_policy {
+                answer["policy"] = json!(policy_rows(&view.policy, size));
+            }
+        }
         if query.include_ownership {
             // Black's ownership, or the mover's, or White's, as the winrates.
             let seen_by = match query.report_as {
@@ -130,9 +151,6 @@ impl Answer<'_> {
                 ReportAs::SideToMove => self.color,
             };
             answer["ownership"] = json!(rows_from_top(&result.ownership, size, seen_by));
-        }
-        if let Some(policy) = policy {
-            answer["policy"] = json!(policy_rows(policy, size));
         }
         answer
     }

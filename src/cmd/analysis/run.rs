@@ -343,12 +343,13 @@ fn analyse(
         );
         return;
     };
-    let policy = query.include_policy.then(|| engine.policy()).flatten();
+    // The network's own view of the position: rootInfo's raw values, and the policy.
+    let view = engine.network_view();
     let last = answer::Answer {
         query,
         turn: task.turn,
         color,
         during_search: false,
     };
-    out.send(&last.of(&result, policy.as_deref()));
+    out.send(&last.of(&result, view.as_ref()));
 }
