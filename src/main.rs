@@ -160,7 +160,8 @@ enum Subcommand {
     /// table of results.
     Calibrate(hoshi::cmd::calibrate::CalibrateArgs),
     /// Speak KataGo's JSON analysis protocol on stdin and stdout (KaTrain's custom engine,
-    /// review tools): a query a line, an answer a line. The engine's options apply.
+    /// review tools): a query a line, an answer a line. The engine's options, given before
+    /// `analysis` (`hoshi --net FILE analysis`), apply.
     Analysis(hoshi::cmd::analysis::AnalysisArgs),
 }
 
