@@ -355,7 +355,18 @@ impl Engine {
     /// Searches the position for `color` without playing, `watch` seeing the search until it
     /// ends it; `None` when the player does not search (`--random`).
     pub fn think(&mut self, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
-        self.player.think(&self.game, color, watch)
+        self.player.think(&self.game, color, None, watch)
+    }
+
+    /// [`Engine::think`] that ends after `visits` simulations at the latest (the analysis
+    /// protocol's `maxVisits`, exact where a watcher polling the count would overshoot).
+    pub fn think_for(
+        &mut self,
+        color: Color,
+        visits: u64,
+        watch: Watch<'_>,
+    ) -> Option<SearchResult> {
+        self.player.think(&self.game, color, Some(visits), watch)
     }
 
     /// Thinks on the opponent's time, when `--ponder` is on and the game is still where

@@ -491,16 +491,21 @@ impl Player for MctsPlayer {
 
     /// Analysis and pondering search with every thread and the network whatever the level:
     /// the user is studying, or the time is the opponent's.
-    fn think(&mut self, game: &Game, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
+    fn think(
+        &mut self,
+        game: &Game,
+        color: Color,
+        visits: Option<u64>,
+        watch: Watch<'_>,
+    ) -> Option<SearchResult> {
         self.fit_to(game.size());
         let kit = self.workshop.kit(self.size, true);
         let config = kit.config(self.settings.threads, self.settings.max_memory);
         self.search.set_config(config);
         self.search.set_knowledge(kit.knowledge);
         self.search.set_root_moves(None);
-        let result = self
-            .search
-            .run_watched(game, color, Budget::default(), watch);
+        let budget = Budget { visits, time: None };
+        let result = self.search.run_watched(game, color, budget, watch);
         self.last = Some(result.clone());
         Some(result)
     }

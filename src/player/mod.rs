@@ -139,10 +139,16 @@ pub trait Player {
         watch: Watch<'_>,
     ) -> Choice;
 
-    /// Thinks about `color`'s move in `game` without choosing, until `watch` ends it
-    /// (analysis, pondering); the thinking is kept for the next move. `None` for players
-    /// that do not search.
-    fn think(&mut self, _game: &Game, _color: Color, _watch: Watch<'_>) -> Option<SearchResult> {
+    /// Thinks about `color`'s move in `game` without choosing, until `watch` ends it or,
+    /// where `visits` says, after that many simulations (analysis, pondering); the thinking
+    /// is kept for the next move. `None` for players that do not search.
+    fn think(
+        &mut self,
+        _game: &Game,
+        _color: Color,
+        _visits: Option<u64>,
+        _watch: Watch<'_>,
+    ) -> Option<SearchResult> {
         None
     }
 

@@ -315,7 +315,7 @@ fn analyse(
     let max_visits = query.max_visits.unwrap_or(default_visits);
     let started = Instant::now();
     let mut reported = Instant::now();
-    let searched = engine.think(color, &mut |progress| {
+    let searched = engine.think_for(color, max_visits, &mut |progress| {
         if let Some(every) = query.report_every {
             if reported.elapsed() >= every {
                 reported = Instant::now();
@@ -328,9 +328,7 @@ fn analyse(
                 out.send(&during.of(&progress.result(), None));
             }
         }
-        progress.visits() < max_visits
-            && query.max_time.is_none_or(|t| started.elapsed() < t)
-            && !stopped()
+        query.max_time.is_none_or(|t| started.elapsed() < t) && !stopped()
     });
     let Some(result) = searched else {
         out.fault(
