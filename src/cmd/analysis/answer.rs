@@ -2,7 +2,7 @@
 //! and `policy`, each winrate and score from the point of view the query asked for.
 
 use super::query::{Fault, Query, ReportAs};
-use crate::coord::{Color, Move};
+use crate::coord::{Color, Geometry, Move};
 use crate::engine::{Engine, NetworkView};
 use crate::search::{rows_from_top, SearchResult};
 use serde_json::{json, Value};
@@ -63,7 +63,7 @@ impl Answer<'_> {
     pub fn of(&self, result: &SearchResult, view: Option<&NetworkView>) -> Value {
         let query = self.query;
         let size = query.size;
-        let geometry = crate::coord::Geometry::new(size).expect("a size the query checked");
+        let geometry = Geometry::new(size).expect("a size the query checked");
         // +1 where the winrates and scores are the mover's, -1 where they are the other's.
         let sign = match (query.report_as, self.color) {
             (ReportAs::SideToMove, _) | (ReportAs::Black, Color::Black) => 1.0,
@@ -140,7 +140,7 @@ impl Answer<'_> {
                 root["rawScoreSelfplayStdev"] = json!(stdev);
             }
             if query.include_policy {
-                answer["policy"] = json!(policy_rows(&view.policy, size));
+                answer["policy"] = json!(policy_rows(&view.policy, geometry));
             }
         }
         if query.include_ownership {
@@ -158,11 +158,11 @@ impl Answer<'_> {
 
 /// The network's policy as the protocol lists it: size² + 1 values, rows from the top, the
 /// pass last, -1 at the moves the rules forbid.
-fn policy_rows(policy: &[(Move, f32)], size: usize) -> Vec<f32> {
+fn policy_rows(policy: &[(Move, f32)], geometry: Geometry) -> Vec<f32> {
+    let size = geometry.size();
     let mut rows = vec![-1.0; size * size + 1];
     // Passing is always legal.
     rows[size * size] = 0.0;
-    let geometry = crate::coord::Geometry::new(size).expect("a size the query checked");
     for &(mv, p) in policy {
         let index = match mv {
             Move::Pass => size * size,

@@ -243,7 +243,7 @@ impl Reader<'_> {
     fn query(&self, warnings: &mut Vec<Fault>) -> Result<Query, Fault> {
         let size = self.size()?;
         let moves = match self.object.get("moves") {
-            Some(value) => self.moves(value, size)?,
+            Some(value) => self.located("moves", value, size)?,
             None => return Err(self.fault("moves", "query has no moves (give [] for none)")),
         };
         let initial_stones = match self.object.get("initialStones") {
@@ -375,10 +375,6 @@ impl Reader<'_> {
                 _ => Err(self.fault(field, "each entry must be a [player, location] pair")),
             })
             .collect()
-    }
-
-    fn moves(&self, value: &Value, size: usize) -> Result<Vec<(Color, Move)>, Fault> {
-        self.located("moves", value, size)
     }
 
     fn rules(&self) -> Result<Ruleset, Fault> {
