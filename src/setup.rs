@@ -11,10 +11,10 @@
 //! asks for the kit of each, so the setup names no player type (the rank tables stay the
 //! player's; a rank tells the setup only whether it takes the network's advice).
 
-use crate::knowledge::{KnowledgeParams, NetRole, Standard};
+use crate::knowledge::{KnowledgeParams, NetRole, NetValue, Standard};
 use crate::net::cache::Cache;
 use crate::net::{hnet, katago, Heads, Network, SharedNet};
-use crate::search::{SearchConfig, SearchParams};
+use crate::search::{Puct, SearchConfig, SearchParams};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -238,6 +238,57 @@ pub struct Tuning {
     pub knowledge: KnowledgeParams,
 }
 
+/// How the search weighs a network's score and explores beside it, by the family of networks
+/// it plays with: KataGo's own search settings for KataGo's networks (whose value and score
+/// were learnt by a search that weighed them so), hoshi's measured ones for its own. Each
+/// settles a knob left `auto`; a knob set by hand keeps its value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SearchWeights {
+    score_utility: f64,
+    score_scale: f64,
+    dynamic_score_utility: f64,
+    exploration: f64,
+    fpu_reduction: f64,
+}
+
+impl SearchWeights {
+    /// The knobs' own defaults, measured with hoshi's networks (see each knob).
+    const HOSHI: SearchWeights = SearchWeights {
+        score_utility: NetValue::SCORE_UTILITY,
+        score_scale: NetValue::SCORE_SCALE,
+        dynamic_score_utility: NetValue::DYNAMIC_SCORE_UTILITY,
+        exploration: Puct::EXPLORATION,
+        fpu_reduction: Puct::FPU_REDUCTION,
+    };
+
+    /// KataGo's GTP defaults (`cpp/program/setup.cpp`): a utility of win/loss (−1..1),
+    /// `staticScoreUtilityFactor` 0.1 at a scale of 2 points a line and
+    /// `dynamicScoreUtilityFactor` 0.3, `cpuctExploration` 1 and `fpuReductionMax` 0.2 on
+    /// that utility. hoshi's tree counts from 0 to 1, so the shares are of the utility's
+    /// 1.4 and the constants of its span of 2.8. (Its exploration's growth with the visits,
+    /// its scaling by the utility's spread and its root's smaller urgency are not copied.)
+    const KATAGO: SearchWeights = SearchWeights {
+        score_utility: 0.1 / 1.4,
+        score_scale: 2.0,
+        dynamic_score_utility: 0.3 / 1.4,
+        exploration: 1.0 / 2.8,
+        fpu_reduction: 0.2 / 2.8,
+    };
+
+    /// Settles `tuning`'s knobs left `auto` to these.
+    fn settle(self, tuning: &mut Tuning) {
+        let value = &mut tuning.knowledge.value;
+        value.score_utility = value.score_utility.settled(self.score_utility);
+        value.score_scale = value.score_scale.settled(self.score_scale);
+        value.dynamic_score_utility = value
+            .dynamic_score_utility
+            .settled(self.dynamic_score_utility);
+        let puct = &mut tuning.search.puct;
+        puct.exploration = puct.exploration.settled(self.exploration);
+        puct.fpu_reduction = puct.fpu_reduction.settled(self.fpu_reduction);
+    }
+}
+
 /// Whether a network is a value network: a value and a score lead, which only the networks
 /// learnt from a teacher's verdicts have (docs/policy-net.md, "A judgement learnt from the
 /// teacher"). Its value is good enough to judge every leaf alone, where a value learnt from
@@ -257,6 +308,13 @@ impl Tuning {
         *mix = mix.settled(if value_network { 1.0 } else { 0.0 });
         let puct = &mut tuning.search.puct.enabled;
         *puct = puct.settled(value_network);
+        let katago = net.is_some_and(|n| n.heads().score_stdev);
+        let weights = if katago {
+            SearchWeights::KATAGO
+        } else {
+            SearchWeights::HOSHI
+        };
+        weights.settle(&mut tuning);
         tuning
     }
 
@@ -408,6 +466,7 @@ mod tests {
             value: true,
             score_lead: true,
             ownership: true,
+            score_stdev: false,
         };
         assert_eq!(heads(9), Some(value_network));
         assert_eq!(heads(13), Some(value_network));

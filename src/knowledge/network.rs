@@ -145,35 +145,77 @@ impl NetworkValue {
             .first()
             .and_then(|o| o.score_lead)
             .map(|lead| f64::from(lead * leaf.to_move.sign()));
+        let stdev = self.outputs.first().and_then(|o| o.score_stdev);
         let size = leaf.board.size() as f64;
-        let utility = score_utility(search, lead, &self.score, size, self.centre);
+        let utility = score_utility(
+            search,
+            lead,
+            stdev.map(f64::from),
+            &self.score,
+            size,
+            self.centre,
+        );
         (utility, real)
     }
 }
 
 /// What the tree counts for Black: the win rate and, where the network gives Black's `lead`
 /// (by the search's komi), the score's parts: one centred on 0 ([`NetValue::score_utility`])
-/// and one on `centre` ([`NetValue::dynamic_score_utility`]).
+/// and one on `centre` ([`NetValue::dynamic_score_utility`]), each the expectation over the
+/// final score's spread `stdev` where the network gives it.
 fn score_utility(
     black_win: f64,
     lead: Option<f64>,
+    stdev: Option<f64>,
     params: &NetValue,
     size: f64,
     centre: f64,
 ) -> f64 {
-    let (fixed, dynamic) = (params.score_utility, params.dynamic_score_utility);
+    let fixed = params.score_utility.or(NetValue::SCORE_UTILITY);
+    let dynamic = params
+        .dynamic_score_utility
+        .or(NetValue::DYNAMIC_SCORE_UTILITY);
     match lead {
         Some(lead) if fixed + dynamic > 0.0 => {
-            let part =
-                |x: f64, scale: f64| 0.5 + (x / (scale * size)).atan() / std::f64::consts::PI;
+            let stdev = stdev.unwrap_or(0.0);
+            let part = |centre: f64, scale: f64| {
+                expected_atan_part(lead - centre, stdev, (scale * size).max(f64::MIN_POSITIVE))
+            };
             let total = (fixed + dynamic).max(1.0);
             let (fixed, dynamic) = (fixed / total, dynamic / total);
+            let scale = params.score_scale.or(NetValue::SCORE_SCALE);
             (1.0 - fixed - dynamic) * black_win
-                + fixed * part(lead, params.score_scale)
-                + dynamic * part(lead - centre, params.dynamic_score_scale)
+                + fixed * part(0.0, scale)
+                + dynamic * part(centre, params.dynamic_score_scale)
         }
         _ => black_win,
     }
+}
+
+/// Gauss–Hermite nodes and weights for the standard normal distribution, 9 points, the
+/// positive half (0 and its weight first): `E[f(X)] ≈ Σ wᵢ·f(xᵢ)` over ±xᵢ, exact for
+/// polynomials to degree 17, and within 1e-4 for the score's smooth arctangent.
+const NORMAL_NODES: [(f64, f64); 5] = [
+    (0.0, 0.406_349_206_349_206_35),
+    (1.023_255_663_789_132_6, 0.244_097_502_894_939_53),
+    (2.076_847_978_677_83, 0.049_916_406_765_217_82),
+    (3.205_429_002_856_47, 0.002_789_141_321_231_769_2),
+    (4.512_745_863_399_783, 2.234_584_400_774_660_7e-5),
+];
+
+/// `E[½ + atan(X / scale)/π]` for `X` normal with mean `mean` and deviation `stdev`: a
+/// score's part of the utility over the network's spread of final scores (KataGo's
+/// `expectedWhiteScoreValue`, which integrates the same curve from a table). An uncertain
+/// lead weighs less than a sure one of the same size.
+fn expected_atan_part(mean: f64, stdev: f64, scale: f64) -> f64 {
+    let at = |x: f64| 0.5 + (x / scale).atan() / std::f64::consts::PI;
+    if stdev <= 0.0 {
+        return at(mean);
+    }
+    let (zero, others) = NORMAL_NODES.split_first().expect("nine nodes");
+    others.iter().fold(zero.1 * at(mean), |sum, &(x, w)| {
+        sum + w * (at(mean + stdev * x) + at(mean - stdev * x))
+    })
 }
 
 impl LeafEvaluator for NetworkValue {
@@ -182,7 +224,12 @@ impl LeafEvaluator for NetworkValue {
     /// is one evaluation, which the cache mostly has).
     fn begin(&mut self, root: &Position<'_>, search_komi: f64) {
         self.centre = 0.0;
-        if self.score.dynamic_score_utility <= 0.0 {
+        if self
+            .score
+            .dynamic_score_utility
+            .or(NetValue::DYNAMIC_SCORE_UTILITY)
+            <= 0.0
+        {
             return;
         }
         self.evaluator
@@ -269,61 +316,102 @@ mod tests {
 #[cfg(test)]
 mod score_tests {
     use super::*;
+    use crate::parse::Auto;
 
     #[test]
     fn the_score_steers_only_where_given_and_weighs_its_share() {
         let params = NetValue {
-            score_utility: 0.2,
-            score_scale: 0.5,
+            score_utility: Auto(Some(0.2)),
+            score_scale: Auto(Some(0.5)),
             ..NetValue::default()
         };
-        assert_eq!(score_utility(0.7, None, &params, 19.0, 0.0), 0.7);
+        assert_eq!(score_utility(0.7, None, None, &params, 19.0, 0.0), 0.7);
         // No lead: the score's part is ½.
         assert!(
-            (score_utility(0.7, Some(0.0), &params, 19.0, 0.0) - (0.8 * 0.7 + 0.1)).abs() < 1e-12
+            (score_utility(0.7, Some(0.0), None, &params, 19.0, 0.0) - (0.8 * 0.7 + 0.1)).abs()
+                < 1e-12
         );
         // 9.5 points on 19x19 is atan(1): three quarters.
-        let ahead = score_utility(1.0, Some(9.5), &params, 19.0, 0.0);
+        let ahead = score_utility(1.0, Some(9.5), None, &params, 19.0, 0.0);
         assert!((ahead - (0.8 + 0.2 * 0.75)).abs() < 1e-12);
         // A game won either way still prefers the larger lead, and stays within 0..1.
-        let more = score_utility(1.0, Some(30.0), &params, 19.0, 0.0);
+        let more = score_utility(1.0, Some(30.0), None, &params, 19.0, 0.0);
         assert!(more > ahead && more < 1.0);
-        let behind = score_utility(0.0, Some(-30.0), &params, 19.0, 0.0);
+        let behind = score_utility(0.0, Some(-30.0), None, &params, 19.0, 0.0);
         assert!(behind > 0.0 && behind < 0.2 * 0.25);
         let off = NetValue {
-            score_utility: 0.0,
+            score_utility: Auto(Some(0.0)),
             ..params
         };
-        assert_eq!(score_utility(0.3, Some(50.0), &off, 9.0, 0.0), 0.3);
+        assert_eq!(score_utility(0.3, Some(50.0), None, &off, 9.0, 0.0), 0.3);
     }
 
     #[test]
     fn the_dynamic_part_is_centred_on_the_root_lead() {
         let params = NetValue {
-            score_utility: 0.1,
-            dynamic_score_utility: 0.3,
+            score_utility: Auto(Some(0.1)),
+            dynamic_score_utility: Auto(Some(0.3)),
             dynamic_score_scale: 0.75,
             ..NetValue::default()
         };
         let fixed = |lead: f64| 0.5 + (lead / 4.5).atan() / std::f64::consts::PI;
         // At the centre the dynamic part is ½, whatever the lead.
-        let at = score_utility(1.0, Some(20.0), &params, 9.0, 20.0);
+        let at = score_utility(1.0, Some(20.0), None, &params, 9.0, 20.0);
         assert!((at - (0.6 + 0.1 * fixed(20.0) + 0.15)).abs() < 1e-12);
         // 6.75 points past a centre of 20 on 9x9 is atan(1): three quarters.
-        let past = score_utility(1.0, Some(26.75), &params, 9.0, 20.0);
+        let past = score_utility(1.0, Some(26.75), None, &params, 9.0, 20.0);
         assert!((past - (0.6 + 0.1 * fixed(26.75) + 0.3 * 0.75)).abs() < 1e-12);
         // Far ahead, a point still weighs: the static part alone barely tells 20 from 21.
-        let gain = score_utility(1.0, Some(21.0), &params, 9.0, 20.0) - at;
+        let gain = score_utility(1.0, Some(21.0), None, &params, 9.0, 20.0) - at;
         let static_gain = 0.1 * (fixed(21.0) - fixed(20.0));
         assert!(gain > 10.0 * static_gain, "{gain} against {static_gain}");
         // Shares past 1 are scaled to sum to 1: no win rate left, the result within 0..1.
         let all = NetValue {
-            score_utility: 0.8,
-            dynamic_score_utility: 0.8,
+            score_utility: Auto(Some(0.8)),
+            dynamic_score_utility: Auto(Some(0.8)),
             ..params
         };
-        let u = score_utility(0.0, Some(0.0), &all, 9.0, 0.0);
+        let u = score_utility(0.0, Some(0.0), None, &all, 9.0, 0.0);
         assert!((u - 0.5).abs() < 1e-12);
+    }
+
+    /// The expectation over the score's spread agrees with the integral taken the long way
+    /// (a fine sum over ±8 deviations), is the curve itself without spread, and is ½ for a
+    /// spread around a lead of 0; a spread pulls a lead's part toward ½.
+    #[test]
+    fn the_score_part_is_its_expectation_over_the_spread() {
+        let curve = |x: f64, scale: f64| 0.5 + (x / scale).atan() / std::f64::consts::PI;
+        let long_way = |mean: f64, stdev: f64, scale: f64| {
+            let steps = 16_000;
+            let dx = 16.0 / f64::from(steps);
+            (0..=steps)
+                .map(|i| -8.0 + dx * f64::from(i))
+                .map(|z| {
+                    let density = (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt();
+                    density * curve(mean + stdev * z, scale) * dx
+                })
+                .sum::<f64>()
+        };
+        for (mean, stdev, scale) in [(5.0, 12.0, 14.25), (-20.0, 8.0, 38.0), (3.0, 2.0, 6.75)] {
+            let quick = expected_atan_part(mean, stdev, scale);
+            let slow = long_way(mean, stdev, scale);
+            assert!(
+                (quick - slow).abs() < 1e-4,
+                "{mean} {stdev} {scale}: {quick} {slow}"
+            );
+            assert!((quick - 0.5).abs() < (curve(mean, scale) - 0.5).abs());
+        }
+        assert_eq!(expected_atan_part(7.0, 0.0, 9.5), curve(7.0, 9.5));
+        assert!((expected_atan_part(0.0, 30.0, 9.5) - 0.5).abs() < 1e-12);
+        // In the utility: the spread given, the score's part is its expectation.
+        let params = NetValue {
+            score_utility: Auto(Some(0.2)),
+            score_scale: Auto(Some(0.5)),
+            ..NetValue::default()
+        };
+        let spread = score_utility(0.6, Some(9.5), Some(10.0), &params, 19.0, 0.0);
+        let expected = 0.8 * 0.6 + 0.2 * expected_atan_part(9.5, 10.0, 9.5);
+        assert!((spread - expected).abs() < 1e-12);
     }
 
     /// An evaluator that says the side to move leads by `lead` points at any komi.
@@ -351,7 +439,7 @@ mod score_tests {
     fn a_search_centres_on_the_root_lead_for_black() {
         let board = crate::board::Board::new(9).expect("a board size");
         let params = NetValue {
-            dynamic_score_utility: 0.3,
+            dynamic_score_utility: Auto(Some(0.3)),
             dynamic_score_zero_weight: 0.2,
             ..NetValue::default()
         };
@@ -362,7 +450,7 @@ mod score_tests {
         value.begin(&root(Color::Black), 7.5);
         assert!((value.centre - 8.0).abs() < 1e-9, "{}", value.centre);
         let off = NetValue {
-            dynamic_score_utility: 0.0,
+            dynamic_score_utility: Auto(Some(0.0)),
             ..params
         };
         let mut value = NetworkValue::new(Box::new(Leading { lead: 10.0 }), 0, off);

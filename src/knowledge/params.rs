@@ -202,28 +202,33 @@ pub struct NetValue {
     /// 19×19 (3 KB with an ownership map), so the default is 30 to 60 MB.
     pub cache: usize,
     /// The score's share of what the tree counts at a leaf, where the network gives a score
-    /// lead (KataGo's score utility): `(1 − w)·win + w·(½ + atan(lead / scale)/π)`, the lead
-    /// by the search's komi. Where the win rate is flat (a game decided either way, or a
-    /// handicap game at its start) the lead still tells a move that keeps points from one
-    /// that gives them away. KataGo's static score utility weighs 0.1 beside the win/loss
-    /// utility of weight 1; reported win rates stay the network's own.
-    pub score_utility: f64,
+    /// lead (KataGo's score utility), or `auto`: `(1 − w)·win + w·E[½ + atan(lead /
+    /// scale)/π]`, the lead by the search's komi, its expectation taken over the network's
+    /// spread of the final score where it gives one (as KataGo does). Where the win rate is
+    /// flat (a game decided either way, or a handicap game at its start) the lead still
+    /// tells a move that keeps points from one that gives them away; reported win rates stay
+    /// the network's own. `auto` is [`NetValue::SCORE_UTILITY`] with hoshi's networks and
+    /// KataGo's 0.1 beside its win/loss utility of 1 and dynamic part of 0.3 (0.1 / 1.4)
+    /// with a network that gives the score's spread (KataGo's: `setup::Tuning::settled`).
+    pub score_utility: Auto<f64>,
     /// The lead, in points a line of the board, at which the score's part is three quarters
-    /// of its range (atan(1) = π/4): 0.5 is 9.5 points on 19×19 and 4.5 on 9×9, where a
-    /// point weighs more.
-    pub score_scale: f64,
+    /// of its range (atan(1) = π/4), or `auto`: [`NetValue::SCORE_SCALE`] (0.5, 9.5 points
+    /// on 19×19 and 4.5 on 9×9, where a point weighs more) with hoshi's networks, KataGo's
+    /// 2.0 with its own.
+    pub score_scale: Auto<f64>,
     /// The share of a second score part centred on the root's lead (KataGo's dynamic score
-    /// utility, 0.3 beside its win/loss's 1): `(1 − w − d)·win + w·static + d·(½ +
-    /// atan((lead − centre) / scale)/π)`. The static part, centred on a lead of 0, goes flat
-    /// once a game is lopsided; this one keeps telling a move that gains a point from one
-    /// that loses it around the lead the game actually has, which is what a player far
-    /// ahead or far behind (a handicap game) needs. The centre is the network's lead at the
-    /// search's root, taken once a search; kept subtrees were counted around the last one.
-    /// Where `w + d` exceeds 1 both are scaled down to sum to 1. 0 by default: at 0.2 the
-    /// 9x9 value network won 196 of 500 games against KataGo b6c96 at 32 visits where it won 287 of
-    /// 800 without (docs/benchmarks.md, "The teacher's search as the teacher, and the score
-    /// around the lead"), not a measurable difference; handicap games were not measured.
-    pub dynamic_score_utility: f64,
+    /// utility), or `auto`: `(1 − w − d)·win + w·static + d·E[½ + atan((lead − centre) /
+    /// scale)/π]`. The static part, centred on a lead of 0, goes flat once a game is
+    /// lopsided; this one keeps telling a move that gains a point from one that loses it
+    /// around the lead the game actually has, which is what a player far ahead or far behind
+    /// (a handicap game) needs. The centre is the network's lead at the search's root, taken
+    /// once a search; kept subtrees were counted around the last one. Where `w + d` exceeds 1
+    /// both are scaled down to sum to 1. `auto` is 0 with hoshi's networks: at 0.2 the 9x9
+    /// value network won 196 of 500 games against KataGo b6c96 at 32 visits where it won 287
+    /// of 800 without (docs/benchmarks.md, "The teacher's search as the teacher, and the
+    /// score around the lead"), not a measurable difference; KataGo's 0.3 of 1.4 with
+    /// KataGo's networks.
+    pub dynamic_score_utility: Auto<f64>,
     /// The dynamic part's scale, in points a line of the board: KataGo's 0.75 (6.75
     /// points on 9×9, 14.25 on 19×19).
     pub dynamic_score_scale: f64,
@@ -239,14 +244,23 @@ pub struct NetValue {
     pub vary_symmetry: bool,
 }
 
+impl NetValue {
+    /// [`NetValue::score_utility`] with hoshi's own networks, and where nothing settled it.
+    pub const SCORE_UTILITY: f64 = 0.1;
+    /// [`NetValue::score_scale`] with hoshi's own networks.
+    pub const SCORE_SCALE: f64 = 0.5;
+    /// [`NetValue::dynamic_score_utility`] with hoshi's own networks.
+    pub const DYNAMIC_SCORE_UTILITY: f64 = 0.0;
+}
+
 impl Default for NetValue {
     fn default() -> Self {
         NetValue {
             mix: Auto(None),
             cache: 20_000,
-            score_utility: 0.1,
-            score_scale: 0.5,
-            dynamic_score_utility: 0.0,
+            score_utility: Auto(None),
+            score_scale: Auto(None),
+            dynamic_score_utility: Auto(None),
             dynamic_score_scale: 0.75,
             dynamic_score_zero_weight: 0.2,
             vary_symmetry: false,

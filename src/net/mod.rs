@@ -75,6 +75,9 @@ pub struct Heads {
     pub value: bool,
     pub score_lead: bool,
     pub ownership: bool,
+    /// The final score's spread ([`Output::score_stdev`]): KataGo's networks have it, and
+    /// the search weighs their score as KataGo does (`setup::Tuning::settled`).
+    pub score_stdev: bool,
 }
 
 /// A network: made once, shared by every thread through [`SharedNet`].

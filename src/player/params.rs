@@ -455,6 +455,8 @@ const OPTIONAL_SHARE: RangeInclusive<Option<f64>> = None..=Some(1.0);
 const OPTIONAL_AT_LEAST_0: RangeInclusive<Option<f64>> = None..=Some(f64::INFINITY);
 /// Left to the network, or a share (`auto` orders first; negative numbers do not read).
 const AUTO_SHARE: RangeInclusive<Auto<f64>> = Auto(None)..=Auto(Some(1.0));
+/// Left to the network, or any number of at least 0.
+const AUTO_AT_LEAST_0: RangeInclusive<Auto<f64>> = Auto(None)..=Auto(Some(f64::INFINITY));
 /// Left to the network, or on or off.
 const AUTO_SWITCH: RangeInclusive<Auto<bool>> = Auto(None)..=Auto(Some(true));
 
@@ -528,13 +530,13 @@ table! {
     "net_value_games" => knowledge.net.value_games in AT_LEAST_0;
     "net_cache" => knowledge.value.cache in 1..=usize::MAX;
     "net_symmetry" => knowledge.value.vary_symmetry in false..=true;
-    "score_utility" => knowledge.value.score_utility in SHARE;
-    "score_scale" => knowledge.value.score_scale in ABOVE_0;
-    "dynamic_score_utility" => knowledge.value.dynamic_score_utility in SHARE;
+    "score_utility" => knowledge.value.score_utility in AUTO_SHARE;
+    "score_scale" => knowledge.value.score_scale in AUTO_AT_LEAST_0;
+    "dynamic_score_utility" => knowledge.value.dynamic_score_utility in AUTO_SHARE;
     "dynamic_score_scale" => knowledge.value.dynamic_score_scale in ABOVE_0;
     "dynamic_score_zero_weight" => knowledge.value.dynamic_score_zero_weight in SHARE;
-    "puct_exploration" => search.puct.exploration in AT_LEAST_0;
-    "puct_fpu_reduction" => search.puct.fpu_reduction in AT_LEAST_0;
+    "puct_exploration" => search.puct.exploration in AUTO_AT_LEAST_0;
+    "puct_fpu_reduction" => search.puct.fpu_reduction in AUTO_AT_LEAST_0;
     "reuse_shift" => search.reuse_shift in AT_LEAST_0;
     "dynkomi_handicap" => player.dynamic_komi.handicap in false..=true;
     "dynkomi_giving_stone" => player.dynamic_komi.giving_stone in AT_LEAST_0;

@@ -104,23 +104,34 @@ pub struct Puct {
     /// value at every leaf PUCT beat RAVE 18 of 20 on 9x9 (docs/benchmarks.md, "PUCT
     /// against RAVE, and the value against the playouts"), and to off (RAVE) otherwise.
     pub enabled: Auto<bool>,
-    /// The exploration constant (Leela Zero's `cfg_puct`, for win rates from 0 to 1).
-    pub exploration: f64,
+    /// The exploration constant (Leela Zero's `cfg_puct`, for win rates from 0 to 1), or
+    /// `auto`: [`Puct::EXPLORATION`] with hoshi's networks; with KataGo's, KataGo's
+    /// `cpuctExploration` of 1 on its utility, whose win/loss part spans −1..1 and score
+    /// parts ±0.4 more: 1 / 2.8 on the tree's 0..1 (`setup::Tuning::settled`).
+    pub exploration: Auto<f64>,
     /// The first-play urgency's reduction (Leela Zero's `cfg_fpu_reduction`, 0.25 there;
     /// KataGo's `fpuReductionMax`, 0.2 on its utilities from −1 to 1, is 0.1 on win rates).
     /// 0.1 won 190 of 300 games against 0.25 with the 9x9 value network at 400 visits a move
     /// (docs/benchmarks.md, "Searching wider: PUCT's first-play urgency and exploration with
     /// the 9x9 judge"): a student's policy misses good moves that a harsher urgency never
-    /// tries.
-    pub fpu_reduction: f64,
+    /// tries. `auto`: [`Puct::FPU_REDUCTION`] with hoshi's networks; with KataGo's, KataGo's
+    /// 0.2 of its utility's span of 2.8 (with the score parts, `setup::Tuning::settled`).
+    pub fpu_reduction: Auto<f64>,
+}
+
+impl Puct {
+    /// [`Puct::exploration`] with hoshi's own networks, and where nothing settled it.
+    pub const EXPLORATION: f64 = 0.5;
+    /// [`Puct::fpu_reduction`] with hoshi's own networks, and where nothing settled it.
+    pub const FPU_REDUCTION: f64 = 0.1;
 }
 
 impl Default for Puct {
     fn default() -> Self {
         Puct {
             enabled: Auto(None),
-            exploration: 0.5,
-            fpu_reduction: 0.1,
+            exploration: Auto(None),
+            fpu_reduction: Auto(None),
         }
     }
 }

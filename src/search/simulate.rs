@@ -3,7 +3,7 @@
 //! AMAF evidence to the siblings whose moves were played later).
 
 use super::expand::{inner_moves, late_priors, with_priors};
-use super::params::SearchParams;
+use super::params::{Puct, SearchParams};
 use super::root::{Root, RootScores};
 use super::tree::{Tree, ROOT, UNITS};
 use crate::board::Board;
@@ -424,8 +424,10 @@ fn select_puct<const BANS: bool>(tree: &Tree, index: u32, params: &SearchParams)
         .filter_map(|c| tree.policy(c))
         .map(f64::from)
         .sum();
-    let first_play = node_value - weights.fpu_reduction * visited_policy.sqrt();
-    let scale = weights.exploration * f64::from(node.visits.max(1)).sqrt();
+    let fpu_reduction = weights.fpu_reduction.or(Puct::FPU_REDUCTION);
+    let first_play = node_value - fpu_reduction * visited_policy.sqrt();
+    let exploration = weights.exploration.or(Puct::EXPLORATION);
+    let scale = exploration * f64::from(node.visits.max(1)).sqrt();
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
     for child in children {

@@ -35,6 +35,7 @@ impl Network for Model {
             value: self.has_value(),
             score_lead: self.has_score(),
             ownership: self.has_ownership(),
+            score_stdev: false,
         }
     }
 

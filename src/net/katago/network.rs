@@ -151,6 +151,7 @@ impl Network for KataNetwork {
             value: true,
             score_lead: true,
             ownership: true,
+            score_stdev: true,
         }
     }
 
