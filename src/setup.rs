@@ -513,6 +513,39 @@ mod tests {
         assert_eq!(params.get("puct").unwrap(), "1");
     }
 
+    /// KataGo's networks are searched with KataGo's score utility and PUCT constants, hoshi's
+    /// with the knobs' own defaults; a knob set by hand keeps its value with either.
+    #[test]
+    fn the_score_and_exploration_follow_the_networks_family() {
+        use crate::player::Params;
+        let katago = load_network(Path::new("weights/g170-b6c96.bin.gz")).expect("b6c96");
+        let own = embedded_value_network(9);
+        let mut params = Params::default();
+        let settled = |p: &Params, net| {
+            let t = p.tuning().settled(net);
+            let v = t.knowledge.value;
+            let puct = t.search.puct;
+            let all = [
+                v.score_utility,
+                v.score_scale,
+                v.dynamic_score_utility,
+                puct.exploration,
+                puct.fpu_reduction,
+            ];
+            all.map(|knob| knob.or(f64::NAN))
+        };
+        let hoshi = [0.1, 0.5, 0.0, 0.5, 0.1];
+        let kata = [0.1 / 1.4, 2.0, 0.3 / 1.4, 1.0 / 2.8, 0.2 / 2.8];
+        assert_eq!(settled(&params, own), hoshi);
+        assert_eq!(settled(&params, None), hoshi);
+        assert_eq!(settled(&params, Some(katago)), kata);
+        params.set("dynamic_score_utility", "0").unwrap();
+        params.set("puct_exploration", "0.6").unwrap();
+        let set = [0.1 / 1.4, 2.0, 0.0, 0.6, 0.2 / 2.8];
+        assert_eq!(settled(&params, Some(katago)), set);
+        assert_eq!(params.get("puct_fpu_reduction").unwrap(), "auto");
+    }
+
     /// A kit is made once per network and kept; a change of the search's knobs keeps the
     /// knowledge, a change of the knowledge's makes it again with the network's cache, and
     /// a change of what the network reads makes a new cache.
