@@ -11,7 +11,9 @@ use crate::net::{Output, SharedNet, Symmetry};
 use crate::player::clock::{Clock, TimeControl};
 use crate::player::judge::{self, JUDGE_SEED};
 use crate::player::size_class::SizeClass;
-use crate::player::{Choice, MctsPlayer, Mode, Params, Player, PlayerSettings, RandomPlayer, Rank};
+use crate::player::{
+    Choice, MctsPlayer, Mode, Params, Player, PlayerSettings, RandomPlayer, Rank, Scope,
+};
 use crate::rules::Ruleset;
 use crate::score::{GameResult, Status};
 use crate::search::{SearchResult, Watch};
@@ -355,18 +357,20 @@ impl Engine {
     /// Searches the position for `color` without playing, `watch` seeing the search until it
     /// ends it; `None` when the player does not search (`--random`).
     pub fn think(&mut self, color: Color, watch: Watch<'_>) -> Option<SearchResult> {
-        self.player.think(&self.game, color, None, watch)
+        self.player
+            .think(&self.game, color, &Scope::default(), watch)
     }
 
-    /// [`Engine::think`] that ends after `visits` simulations at the latest (the analysis
-    /// protocol's `maxVisits`, exact where a watcher polling the count would overshoot).
-    pub fn think_for(
+    /// [`Engine::think`] within `scope`: after its visits at the latest (the analysis
+    /// protocol's `maxVisits`, exact where a watcher polling the count would overshoot),
+    /// over its root moves only (`allowMoves`, `avoidMoves`).
+    pub fn think_within(
         &mut self,
         color: Color,
-        visits: u64,
+        scope: &Scope,
         watch: Watch<'_>,
     ) -> Option<SearchResult> {
-        self.player.think(&self.game, color, Some(visits), watch)
+        self.player.think(&self.game, color, scope, watch)
     }
 
     /// Thinks on the opponent's time, when `--ponder` is on and the game is still where

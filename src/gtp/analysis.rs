@@ -221,8 +221,8 @@ fn line(request: &Request, progress: &Progress<'_>) -> String {
         }
         write_info(&mut text, request.dialect, info, order, geometry);
         if request.dialect == Dialect::Kata && request.moves_ownership {
-            if let Some(ownership) = progress.move_ownership(info.mv) {
-                push_ownership(&mut text, "movesOwnership", &ownership, size, request.color);
+            if let Some(ownership) = &info.ownership {
+                push_ownership(&mut text, "movesOwnership", ownership, size, request.color);
             }
         }
     }

@@ -20,6 +20,8 @@ pub struct OwnershipMap {
     /// Per slot: the sum over ends of Black's ownership of the point (a final board gives
     /// +1 for Black's, -1 for White's; a judgement a fraction).
     owned: Vec<f64>,
+    /// Per slot: the sum over ends of the square of that ownership (for its spread).
+    squares: Vec<f64>,
     /// The ends that said who owns each point.
     owned_ends: u64,
     /// Sum over ends of Black's margin (what the caller counts: komi and handicap bonus
@@ -34,6 +36,7 @@ impl OwnershipMap {
         OwnershipMap {
             geometry,
             owned: vec![0.0; geometry.slots()],
+            squares: vec![0.0; geometry.slots()],
             owned_ends: 0,
             margins: 0.0,
             scored_ends: 0,
@@ -45,11 +48,13 @@ impl OwnershipMap {
     #[inline]
     pub fn record(&mut self, end: &Board, margin: f64) {
         for p in self.geometry.points() {
-            match end.area_owner(p) {
-                Some(Color::Black) => self.owned[p.index()] += 1.0,
-                Some(Color::White) => self.owned[p.index()] -= 1.0,
-                None => {}
-            }
+            let owner = match end.area_owner(p) {
+                Some(Color::Black) => 1.0,
+                Some(Color::White) => -1.0,
+                None => continue,
+            };
+            self.owned[p.index()] += owner;
+            self.squares[p.index()] += 1.0;
         }
         self.owned_ends += 1;
         self.add_margin(margin);
@@ -61,7 +66,9 @@ impl OwnershipMap {
     pub fn record_judgement(&mut self, black_ownership: Option<&[f32]>, margin: Option<f64>) {
         if let Some(ownership) = black_ownership {
             for (p, &x) in self.geometry.points().zip(ownership) {
-                self.owned[p.index()] += f64::from(x);
+                let x = f64::from(x);
+                self.owned[p.index()] += x;
+                self.squares[p.index()] += x * x;
             }
             self.owned_ends += 1;
         }
@@ -84,6 +91,7 @@ impl OwnershipMap {
     /// Forgets every end.
     pub fn clear(&mut self) {
         self.owned.fill(0.0);
+        self.squares.fill(0.0);
         self.margins = 0.0;
         self.owned_ends = 0;
         self.scored_ends = 0;
@@ -92,6 +100,9 @@ impl OwnershipMap {
     /// Adds another map's ends to this one.
     pub fn merge(&mut self, other: &OwnershipMap) {
         for (sum, &x) in self.owned.iter_mut().zip(&other.owned) {
+            *sum += x;
+        }
+        for (sum, &x) in self.squares.iter_mut().zip(&other.squares) {
             *sum += x;
         }
         self.margins += other.margins;
@@ -113,6 +124,22 @@ impl OwnershipMap {
         self.geometry
             .points()
             .map(|p| self.owned[p.index()] as f32 / n)
+            .collect()
+    }
+
+    /// How far the ends' ownership of each vertex strays from [`OwnershipMap::ownership`]
+    /// (one standard deviation, 0 to 1), in the same order (KataGo's `ownershipStdev`): a
+    /// point the ends disagree about is unsettled, though its average may be 0 like a
+    /// seki's.
+    pub fn ownership_stdev(&self) -> Vec<f32> {
+        let n = self.owned_ends.max(1) as f64;
+        self.geometry
+            .points()
+            .map(|p| {
+                let mean = self.owned[p.index()] / n;
+                let square = self.squares[p.index()] / n;
+                (square - mean * mean).max(0.0).sqrt() as f32
+            })
             .collect()
     }
 

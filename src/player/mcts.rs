@@ -7,7 +7,7 @@ use super::judge;
 use super::params::Params;
 use super::size_class::SizeClass;
 use super::strength::{self, Rung};
-use super::{Choice, Mode, Player, Rank, REGRESSION_SEED};
+use super::{Choice, Mode, Player, Rank, Scope, REGRESSION_SEED};
 use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
@@ -495,7 +495,7 @@ impl Player for MctsPlayer {
         &mut self,
         game: &Game,
         color: Color,
-        visits: Option<u64>,
+        scope: &Scope,
         watch: Watch<'_>,
     ) -> Option<SearchResult> {
         self.fit_to(game.size());
@@ -503,8 +503,11 @@ impl Player for MctsPlayer {
         let config = kit.config(self.settings.threads, self.settings.max_memory);
         self.search.set_config(config);
         self.search.set_knowledge(kit.knowledge);
-        self.search.set_root_moves(None);
-        let budget = Budget { visits, time: None };
+        self.search.set_root_moves(scope.root_moves.clone());
+        let budget = Budget {
+            visits: scope.visits,
+            time: None,
+        };
         let result = self.search.run_watched(game, color, budget, watch);
         self.last = Some(result.clone());
         Some(result)
@@ -872,6 +875,8 @@ mod tests {
                 score_lead: -50.0,
                 score_stdev: 0.0,
                 pv: vec![Move::Pass],
+                pv_visits: vec![moves],
+                ownership: None,
             }],
             pv: Vec::new(),
             visits: u64::from(moves),
@@ -879,6 +884,7 @@ mod tests {
             tree_nodes: 0,
             tree_memory: 0,
             ownership: Vec::new(),
+            ownership_stdev: Vec::new(),
             score_lead: -50.0,
         }
     }

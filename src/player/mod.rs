@@ -119,6 +119,16 @@ pub enum Choice {
     Resign,
 }
 
+/// What thinking without choosing is bounded by, where analysis asks (KataGo's `maxVisits`,
+/// `allowMoves` and `avoidMoves`): by default the watcher alone ends it, over every move.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scope {
+    /// Simulations after which the search ends, exactly.
+    pub visits: Option<u64>,
+    /// The root moves the search may consider (the pass always among them), when not all.
+    pub root_moves: Option<Vec<Move>>,
+}
+
 /// A move generator.
 pub trait Player {
     /// The move `color` should play in `game`. It must be legal under the game's full rules
@@ -139,14 +149,14 @@ pub trait Player {
         watch: Watch<'_>,
     ) -> Choice;
 
-    /// Thinks about `color`'s move in `game` without choosing, until `watch` ends it or,
-    /// where `visits` says, after that many simulations (analysis, pondering); the thinking
-    /// is kept for the next move. `None` for players that do not search.
+    /// Thinks about `color`'s move in `game` without choosing, until `watch` ends it or
+    /// `scope`'s limit comes (analysis, pondering); the thinking is kept for the next move.
+    /// `None` for players that do not search.
     fn think(
         &mut self,
         _game: &Game,
         _color: Color,
-        _visits: Option<u64>,
+        _scope: &Scope,
         _watch: Watch<'_>,
     ) -> Option<SearchResult> {
         None

@@ -296,6 +296,8 @@ mod tests {
                 score_lead,
                 score_stdev: 0.0,
                 pv: vec![mv],
+                pv_visits: vec![visits],
+                ownership: None,
             })
             .collect();
         SearchResult {
@@ -309,6 +311,7 @@ mod tests {
             tree_nodes: 0,
             tree_memory: 0,
             ownership: Vec::new(),
+            ownership_stdev: Vec::new(),
             score_lead: candidates[0].2,
         }
     }

@@ -138,6 +138,12 @@ pub struct MoveInfo {
     pub score_stdev: f64,
     /// The most simulated line after the move, starting with it.
     pub pv: Vec<Move>,
+    /// The simulations through each move of [`MoveInfo::pv`] (KataGo's `pvVisits`).
+    pub pv_visits: Vec<u32>,
+    /// Black's ownership of each vertex (as [`SearchResult::ownership`]) over this search's
+    /// ends through the move, when the search keeps it by move
+    /// ([`Search::set_moves_ownership`]: KataGo's `movesOwnership`).
+    pub ownership: Option<Vec<f32>>,
 }
 
 /// What a search found.
@@ -168,6 +174,9 @@ pub struct SearchResult {
     /// Row-major from the bottom: index = row * size + column, row 0 = the bottom row (GTP
     /// row 1), column 0 = column A. All zero when no end said who owns what.
     pub ownership: Vec<f32>,
+    /// How far the ends' ownership of each vertex strays from `ownership` (one standard
+    /// deviation, in the same order; KataGo's `ownershipStdev`).
+    pub ownership_stdev: Vec<f32>,
     /// Black's expected final margin over this search's ends that gave one (a playout's
     /// count, or a leaf evaluator's score lead), komi and the handicap bonus included
     /// (positive: Black ahead); 0 when none did. Counted by area, as the playouts count,
@@ -228,18 +237,6 @@ impl Progress<'_> {
     /// [`SearchResult::ownership`] so far (each thread's last few playouts not yet in).
     pub fn ownership(&self) -> Vec<f32> {
         self.root.tally_so_far().0
-    }
-
-    /// Black's ownership of each vertex (as [`SearchResult::ownership`]) in this search's
-    /// ends through the root move `mv` so far, when the search keeps it by move
-    /// ([`Search::set_moves_ownership`]) and `mv` is a root move.
-    pub fn move_ownership(&self, mv: Move) -> Option<Vec<f32>> {
-        let child = self
-            .tree
-            .node(ROOT)
-            .children()
-            .find(|&c| self.tree.node(c).mv() == mv)?;
-        self.scores.moves_ownership(child)
     }
 
     /// The root moves that have been simulated, most simulated first.
@@ -306,7 +303,7 @@ impl Search {
     }
 
     /// Whether the next searches keep, for each root move, the ownership of the ends
-    /// reached through it ([`Progress::move_ownership`]; KataGo's `movesOwnership`): sums
+    /// reached through it ([`MoveInfo::ownership`]; KataGo's `movesOwnership`): sums
     /// of a board's size for every root move and thread, so only analysis that shows them
     /// asks.
     pub fn set_moves_ownership(&mut self, on: bool) {

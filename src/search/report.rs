@@ -40,6 +40,7 @@ pub(super) fn summarize(report: Report<'_>, visits: u64, elapsed: Duration) -> S
         tree_nodes: tree.len(),
         tree_memory: tree.memory(),
         ownership,
+        ownership_stdev: root.ownership_stdev_so_far(),
         score_lead,
     }
 }
@@ -78,6 +79,7 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
             let spread = binomial / root_n;
             let own_spread = scores.result_spread(c).unwrap_or(binomial);
             let choice_bound = winrate - params.lcb_choice_z * own_spread / root_n;
+            let (pv, pv_visits) = line_from(tree, c, params.pv_length);
             let info = MoveInfo {
                 mv: s.mv,
                 visits,
@@ -97,7 +99,9 @@ pub(super) fn root_moves(report: Report<'_>) -> Vec<MoveInfo> {
                 },
                 score_lead: scores.black_margin(c).map_or(0.0, for_mover),
                 score_stdev: scores.margin_stdev(c).unwrap_or(0.0),
-                pv: line_from(tree, c, params.pv_length),
+                pv,
+                pv_visits,
+                ownership: scores.moves_ownership(c),
             };
             (info, choice_bound)
         })
@@ -141,16 +145,17 @@ fn principal_variation(tree: &Tree, best: Move, length: usize) -> Vec<Move> {
         .find(|&c| !tree.node(c).is_banned() && tree.node(c).mv() == best);
     match first {
         Some(c) if length > 0 && tree.node(c).stats().playouts() > 0 => {
-            line_from(tree, c, length - 1)
+            line_from(tree, c, length - 1).0
         }
         _ => Vec::new(),
     }
 }
 
 /// The move of node `start` followed by the most simulated line below it, at most
-/// `length` moves after the start.
-fn line_from(tree: &Tree, start: u32, length: usize) -> Vec<Move> {
+/// `length` moves after the start, and the simulations through each of its moves.
+fn line_from(tree: &Tree, start: u32, length: usize) -> (Vec<Move>, Vec<u32>) {
     let mut line = vec![tree.node(start).mv()];
+    let mut visits = vec![tree.node(start).stats().playouts()];
     let mut index = start;
     while let Some(child) = tree
         .node(index)
@@ -161,9 +166,10 @@ fn line_from(tree: &Tree, start: u32, length: usize) -> Vec<Move> {
             break;
         }
         line.push(tree.node(child).mv());
+        visits.push(tree.node(child).stats().playouts());
         index = child;
     }
-    line
+    (line, visits)
 }
 
 #[cfg(test)]
@@ -185,6 +191,8 @@ mod tests {
             score_lead: 0.0,
             score_stdev: 0.0,
             pv: Vec::new(),
+            pv_visits: Vec::new(),
+            ownership: None,
         };
         (info, bound)
     }

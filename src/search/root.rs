@@ -177,6 +177,12 @@ impl Root {
         (total.ownership(), total.score_lead())
     }
 
+    /// The spread of the ownership of [`Root::tally_so_far`] ([`OwnershipMap::ownership_stdev`]).
+    pub fn ownership_stdev_so_far(&self) -> Vec<f32> {
+        let total = self.tally.lock().unwrap_or_else(|p| p.into_inner());
+        total.ownership_stdev()
+    }
+
     /// The win rate of root child `child` (whose statistics are `stats`) that the search
     /// reports, to analysis as to the player: by the real komi, from the simulations alone
     /// (the priors' virtual games only steer the search).

@@ -467,6 +467,7 @@ impl hoshi::net::Network for Oracle {
             value: true,
             score_lead: true,
             ownership: true,
+            score_stdev: false,
         }
     }
 

@@ -155,6 +155,70 @@ fn queries_in_flight_are_answered_by_id_and_turn_with_every_field_asked() {
     }
 }
 
+/// The moves of an answer's `moveInfos`.
+fn moves_of(answer: &Value) -> Vec<String> {
+    let infos = answer["moveInfos"].as_array().expect("moveInfos");
+    infos
+        .iter()
+        .map(|i| i["move"].as_str().expect("a move").to_string())
+        .collect()
+}
+
+#[test]
+fn allowed_and_avoided_moves_bound_the_root_and_each_move_has_its_ownership_and_pv_visits() {
+    let mut engine = Analysis::start();
+    // White to move: only D4 and F4 (and the pass hoshi always keeps) may be searched.
+    engine.send(&query(
+        "allow",
+        concat!(
+            r#","maxVisits":40,"allowMoves":[{"player":"W","moves":["D4","F4"],"untilDepth":1}],"#,
+            r#""includeMovesOwnership":true,"includePVVisits":true,"includeOwnershipStdev":true,"#,
+            r#""includeOwnership":true"#
+        ),
+    ));
+    let answer = engine.next();
+    let moves = moves_of(&answer);
+    assert!(!moves.is_empty(), "{answer}");
+    assert!(
+        moves
+            .iter()
+            .all(|m| ["D4", "F4", "pass"].contains(&m.as_str())),
+        "{moves:?}"
+    );
+    for info in answer["moveInfos"].as_array().unwrap() {
+        let own = info["ownership"].as_array().expect("the move's ownership");
+        assert_eq!(own.len(), 81, "{info}");
+        assert!(own
+            .iter()
+            .all(|x| x.as_f64().is_some_and(|x| x.abs() <= 1.0)));
+        let pv = info["pv"].as_array().unwrap();
+        let visits = info["pvVisits"].as_array().expect("pvVisits");
+        assert_eq!(visits.len(), pv.len(), "{info}");
+        assert_eq!(visits[0], info["visits"], "{info}");
+        // Each move of the line was reached no more often than the one before it.
+        let counts: Vec<u64> = visits.iter().map(|v| v.as_u64().unwrap()).collect();
+        assert!(counts.windows(2).all(|w| w[1] <= w[0]), "{counts:?}");
+    }
+    let stdev = answer["ownershipStdev"].as_array().expect("ownershipStdev");
+    assert_eq!(stdev.len(), 81);
+    assert!(stdev
+        .iter()
+        .all(|x| x.as_f64().is_some_and(|x| (0.0..=1.0).contains(&x))));
+    // Some point is unsettled after three moves on 9x9.
+    assert!(stdev.iter().any(|x| x.as_f64().unwrap() > 0.05), "{answer}");
+    // The best move of a free search, avoided, is not searched.
+    engine.send(&query("free", r#","maxVisits":30"#));
+    let best = moves_of(&engine.next())[0].clone();
+    let avoid = format!(
+        r#","maxVisits":30,"avoidMoves":[{{"player":"W","moves":["{best}"],"untilDepth":1}}]"#
+    );
+    engine.send(&query("avoid", &avoid));
+    let answer = engine.next();
+    assert!(!moves_of(&answer).contains(&best), "{best}: {answer}");
+    assert!(answer["moveInfos"][0].get("ownership").is_none());
+    assert!(engine.finish().is_empty());
+}
+
 #[test]
 fn bad_lines_get_the_protocols_errors_and_the_engine_goes_on() {
     let mut engine = Analysis::start();

@@ -48,6 +48,32 @@ pub fn set_up(engine: &mut Engine, query: &Query, turn: usize) -> Result<Color, 
         .unwrap_or_else(|| engine.game().to_move()))
 }
 
+/// The root moves `query` lets `color`, the player to move, consider: those of its
+/// `allowMoves` entry for `color`, else every point, less those of its `avoidMoves` entries
+/// for `color` (hoshi applies both at the root only); `None` where it names none.
+pub fn root_moves(query: &Query, color: Color) -> Option<Vec<Move>> {
+    let mine = |lists: &[(Color, Vec<Move>)]| -> Vec<Move> {
+        lists
+            .iter()
+            .filter(|(c, _)| *c == color)
+            .flat_map(|(_, moves)| moves.iter().copied())
+            .collect()
+    };
+    let (allowed, avoided) = (mine(&query.allow), mine(&query.avoid));
+    let allowed_only = query.allow.iter().any(|(c, _)| *c == color);
+    if !allowed_only && avoided.is_empty() {
+        return None;
+    }
+    let mut moves = if allowed_only {
+        allowed
+    } else {
+        let geometry = Geometry::new(query.size)?;
+        geometry.points().map(Move::Play).collect()
+    };
+    moves.retain(|mv| !avoided.contains(mv));
+    Some(moves)
+}
+
 /// One answer about one position.
 pub struct Answer<'a> {
     pub query: &'a Query,
@@ -71,6 +97,12 @@ impl Answer<'_> {
             _ => -1.0,
         };
         let rate = |w: f64| if sign > 0.0 { w } else { 1.0 - w };
+        // Black's ownership, or the mover's, or White's, as the winrates.
+        let seen_by = match query.report_as {
+            ReportAs::Black => Color::Black,
+            ReportAs::White => Color::White,
+            ReportAs::SideToMove => self.color,
+        };
         let name = |mv: Move| geometry.move_name(mv);
         let pv_len = query.pv_len.map_or(usize::MAX, |n| n + 1);
         let infos: Vec<Value> = result
@@ -81,7 +113,8 @@ impl Answer<'_> {
             .map(|(order, info)| {
                 let (winrate, lcb) = (rate(info.winrate), rate(info.lcb));
                 let score = sign * info.score_lead;
-                json!({
+                let pv_visits = info.pv_visits.iter().take(pv_len);
+                let mut entry = json!({
                     "move": name(info.mv),
                     "visits": info.visits,
                     "edgeVisits": info.visits,
@@ -96,7 +129,14 @@ impl Answer<'_> {
                     "utilityLcb": 2.0 * lcb - 1.0,
                     "order": order,
                     "pv": info.pv.iter().take(pv_len).map(|&mv| name(mv)).collect::<Vec<_>>(),
-                })
+                });
+                if query.include_pv_visits {
+                    entry["pvVisits"] = json!(pv_visits.collect::<Vec<_>>());
+                }
+                if let (true, Some(ownership)) = (query.include_moves_ownership, &info.ownership) {
+                    entry["ownership"] = json!(rows_from_top(ownership, size, seen_by));
+                }
+                entry
             })
             .collect();
         // The search's score is Black's margin: the mover's is the other way for White.
@@ -144,13 +184,12 @@ impl Answer<'_> {
             }
         }
         if query.include_ownership {
-            // Black's ownership, or the mover's, or White's, as the winrates.
-            let seen_by = match query.report_as {
-                ReportAs::Black => Color::Black,
-                ReportAs::White => Color::White,
-                ReportAs::SideToMove => self.color,
-            };
             answer["ownership"] = json!(rows_from_top(&result.ownership, size, seen_by));
+        }
+        if query.include_ownership_stdev {
+            // A spread has no side: rows_from_top's sign for Black leaves it as it is.
+            let stdev = rows_from_top(&result.ownership_stdev, size, Color::Black);
+            answer["ownershipStdev"] = json!(stdev);
         }
         answer
     }

@@ -291,8 +291,8 @@ impl Reader<'_> {
         }
         Ok(Query {
             id: self.id.to_string(),
-            avoid: self.move_lists("avoidMoves", size)?,
-            allow: self.move_lists("allowMoves", size)?,
+            avoid: self.move_lists("avoidMoves", size, warnings)?,
+            allow: self.move_lists("allowMoves", size, warnings)?,
             moves,
             initial_stones,
             initial_player,
@@ -540,8 +540,14 @@ impl Reader<'_> {
     }
 
     /// `avoidMoves` or `allowMoves`: `[{"player", "moves", "untilDepth"}, ...]`; hoshi
-    /// keeps the moves out of (or to) the root's children only, whatever the depth.
-    fn move_lists(&self, field: &str, size: usize) -> Result<Vec<(Color, Vec<Move>)>, Fault> {
+    /// keeps the moves out of (or to) the root's children only, whatever the depth: a
+    /// warning says so where an entry reaches deeper.
+    fn move_lists(
+        &self,
+        field: &str,
+        size: usize,
+        warnings: &mut Vec<Fault>,
+    ) -> Result<Vec<(Color, Vec<Move>)>, Fault> {
         let Some(value) = self.object.get(field) else {
             return Ok(Vec::new());
         };
@@ -568,7 +574,12 @@ impl Reader<'_> {
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 match item.get("untilDepth").map(Value::as_u64) {
-                    Some(Some(d)) if d > 0 => Ok((color, moves)),
+                    Some(Some(1)) => Ok((color, moves)),
+                    Some(Some(d)) if d > 1 => {
+                        let deep = "applied to the root's moves only, not deeper in the search";
+                        warnings.push(self.fault(field, deep));
+                        Ok((color, moves))
+                    }
                     _ => Err(self.fault(field, "untilDepth must be a positive integer")),
                 }
             })
@@ -657,10 +668,12 @@ fn handicap_bonus(value: &Value) -> Option<HandicapBonus> {
 
 /// KataGo's shorthand names for rules, and hoshi's own, as the preset hoshi plays them by.
 fn katago_rules_name(name: &str) -> Option<Ruleset> {
-    let hoshi = match name.to_ascii_lowercase().replace('_', "-").as_str() {
+    // KataGo reads `new_zealand`, `new zealand` and `new-zealand` alike (KaTrain sends the
+    // second for an SGF's `RU[nz]`).
+    let hoshi = match name.to_ascii_lowercase().replace(['_', ' '], "-").as_str() {
         "chinese-ogs" | "chinese-kgs" => "chinese".to_string(),
         "tromptaylor" => "tromp-taylor".to_string(),
-        "new-zealand" | "newzealand" => "new-zealand".to_string(),
+        "new-zealand" | "newzealand" | "nz" => "new-zealand".to_string(),
         other => other.to_string(),
     };
     Ruleset::from_name(&hoshi)

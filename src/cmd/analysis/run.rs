@@ -7,6 +7,7 @@
 use super::answer;
 use super::query::{self, Action, Fault, Query, Request};
 use crate::engine::{Engine, Settings};
+use crate::player::Scope;
 use serde_json::{json, Value};
 use std::collections::BinaryHeap;
 use std::io::{BufRead, Write};
@@ -312,10 +313,14 @@ fn analyse(
             return;
         }
     };
-    let max_visits = query.max_visits.unwrap_or(default_visits);
+    let scope = Scope {
+        visits: Some(query.max_visits.unwrap_or(default_visits)),
+        root_moves: answer::root_moves(query, color),
+    };
+    engine.set_moves_ownership(query.include_moves_ownership);
     let started = Instant::now();
     let mut reported = Instant::now();
-    let searched = engine.think_for(color, max_visits, &mut |progress| {
+    let searched = engine.think_within(color, &scope, &mut |progress| {
         if let Some(every) = query.report_every {
             if reported.elapsed() >= every {
                 reported = Instant::now();

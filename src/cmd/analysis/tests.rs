@@ -90,11 +90,14 @@ fn every_optional_field_is_read() {
     assert_eq!(q.allow, vec![(Color::Black, vec![point("C3", 9)])]);
     assert_eq!(q.max_time, Some(Duration::from_millis(2500)));
     assert_eq!(q.report_as, ReportAs::SideToMove);
-    // The one setting hoshi has no use for is named in a warning.
-    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    // The list that reaches past the root, and the one setting hoshi has no use for, are
+    // named in warnings.
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
     assert_eq!(warnings[0].field.as_deref(), Some("overrideSettings"));
     assert!(warnings[0].message.contains("cpuctExploration"));
     assert_eq!(warnings[0].id.as_deref(), Some("x"));
+    assert_eq!(warnings[1].field.as_deref(), Some("allowMoves"));
+    assert!(warnings[1].message.contains("root"));
 }
 
 #[test]
@@ -122,6 +125,9 @@ fn rules_by_katagos_names_and_objects() {
     assert_eq!(rules(r#""chinese-ogs""#).name, "chinese");
     assert_eq!(rules(r#""korean""#).name, "japanese");
     assert_eq!(rules(r#""new-zealand""#).name, "new-zealand");
+    assert_eq!(rules(r#""new zealand""#).name, "new-zealand");
+    assert_eq!(rules(r#""NZ""#).name, "new-zealand");
+    assert_eq!(rules(r#""tromp taylor""#).name, "tromp-taylor");
     assert_eq!(
         rules(
             r#"{"ko":"SITUATIONAL","scoring":"AREA","tax":"NONE","suicide":false,"hasButton":false,"whiteHandicapBonus":"N-1"}"#
