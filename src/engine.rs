@@ -348,6 +348,12 @@ impl Engine {
         self.player.last_search()
     }
 
+    /// Keeps the player's network outputs in `shelf`'s caches, shared with the other engines
+    /// given it ([`crate::setup::CacheShelf`]).
+    pub fn share_caches(&mut self, shelf: &crate::setup::CacheShelf) {
+        self.player.share_caches(shelf);
+    }
+
     /// Whether the player's next searches keep each root move's ownership (analysis that
     /// shows KataGo's `movesOwnership`).
     pub fn set_moves_ownership(&mut self, on: bool) {

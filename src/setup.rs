@@ -17,7 +17,7 @@ use crate::net::{hnet, katago, Heads, Network, SharedNet};
 use crate::search::{Puct, SearchConfig, SearchParams};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The networks the engine plays with (`--net`): the built-in ones, one given for every
 /// board, or none. Copied into every setting that needs one; [`NetChoice::for_board`] names
@@ -378,8 +378,15 @@ pub struct Workshop {
     kits: Vec<Kit>,
     /// The caches of network outputs, by network and by what changes its outputs: they
     /// outlive a change of the knobs that leaves the network's readings as they were.
-    caches: Vec<(SharedNet, CacheKey, Arc<Cache>)>,
+    caches: CacheShelf,
 }
+
+/// Caches of network outputs by network and by what changes its outputs, shared by the
+/// workshops given the same shelf ([`Workshop::share_caches`]): the analysis engine's
+/// positions searched side by side (a game's turns) meet the same positions, as KataGo's
+/// analysis threads share one cache.
+#[derive(Clone, Default)]
+pub struct CacheShelf(Arc<Mutex<Vec<(SharedNet, CacheKey, Arc<Cache>)>>>);
 
 /// What a cache of one network's outputs depends on beside the network.
 #[derive(Clone, Copy, PartialEq)]
@@ -394,8 +401,15 @@ impl Workshop {
             nets,
             tuning,
             kits: Vec::new(),
-            caches: Vec::new(),
+            caches: CacheShelf::default(),
         }
+    }
+
+    /// Takes its caches from `shelf` from now on, shared with every workshop that does; the
+    /// kits made so far are dropped, made again with them when asked.
+    pub fn share_caches(&mut self, shelf: &CacheShelf) {
+        self.caches = shelf.clone();
+        self.kits.clear();
     }
 
     /// The network a `size`×`size` board plays with, where its knowledge takes one.
@@ -429,12 +443,13 @@ impl Workshop {
             slots: value.cache,
             vary_symmetry: value.vary_symmetry,
         };
-        if let Some((_, _, cache)) = self.caches.iter().find(|c| c.0 == net && c.1 == key) {
+        let mut caches = self.caches.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, cache)) = caches.iter().find(|c| c.0 == net && c.1 == key) {
             return Arc::clone(cache);
         }
-        self.caches.retain(|c| c.0 != net);
+        caches.retain(|c| c.0 != net);
         let cache = Arc::new(Cache::new(key.slots));
-        self.caches.push((net, key, Arc::clone(&cache)));
+        caches.push((net, key, Arc::clone(&cache)));
         cache
     }
 
@@ -572,6 +587,28 @@ mod tests {
         tuning.knowledge.value.vary_symmetry = true;
         shop.retune(tuning);
         assert_ne!(cache(&kit), cache(&shop.kit(9, true)));
+    }
+
+    /// Workshops given one shelf share their caches of network outputs (the analysis
+    /// engine's workers), including kits made before the sharing; others keep their own.
+    #[test]
+    fn workshops_on_one_shelf_share_their_caches() {
+        let cache = |kit: &Kit| kit.knowledge.cache().map(|c| Arc::as_ptr(&c));
+        let shelf = CacheShelf::default();
+        let mut first = Workshop::new(NetChoice::BuiltIn, Tuning::default());
+        let before = first.kit(9, true);
+        first.share_caches(&shelf);
+        let mut second = Workshop::new(NetChoice::BuiltIn, Tuning::default());
+        second.share_caches(&shelf);
+        let mut alone = Workshop::new(NetChoice::BuiltIn, Tuning::default());
+        let shared = cache(&first.kit(9, true));
+        assert!(shared.is_some());
+        assert_eq!(shared, cache(&second.kit(9, true)));
+        assert_ne!(shared, cache(&before));
+        assert_ne!(shared, cache(&alone.kit(9, true)));
+        // Another board's network has its own cache on the same shelf.
+        assert_eq!(cache(&first.kit(13, true)), cache(&second.kit(13, true)));
+        assert_ne!(cache(&first.kit(13, true)), shared);
     }
 
     /// A value network named by its old name (`weights/judge-9x9.hnet`), no longer there,

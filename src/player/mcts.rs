@@ -13,7 +13,7 @@ use crate::coord::{Color, Move, Point};
 use crate::game::Game;
 use crate::net::SharedNet;
 use crate::search::{Budget, Search, SearchConfig, SearchResult, Watch};
-use crate::setup::{Kit, NetChoice, Workshop};
+use crate::setup::{CacheShelf, Kit, NetChoice, Workshop};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
@@ -84,6 +84,8 @@ pub struct MctsPlayer {
     /// The komi shift of dynamic komi, as the game goes.
     komi_shift: KomiShift,
     last: Option<SearchResult>,
+    /// The caches shared with other players ([`Player::share_caches`]), if any.
+    shelf: Option<CacheShelf>,
 }
 
 impl MctsPlayer {
@@ -104,6 +106,7 @@ impl MctsPlayer {
             hopeless_moves: [0; 2],
             komi_shift: KomiShift::default(),
             last: None,
+            shelf: None,
         }
     }
 
@@ -468,6 +471,11 @@ impl Player for MctsPlayer {
         self.search.set_moves_ownership(on);
     }
 
+    fn share_caches(&mut self, shelf: &CacheShelf) {
+        self.workshop.share_caches(shelf);
+        self.shelf = Some(shelf.clone());
+    }
+
     fn last_search(&self) -> Option<&SearchResult> {
         self.last.as_ref()
     }
@@ -477,6 +485,9 @@ impl Player for MctsPlayer {
         let tuning = settings.params.tuning();
         if settings.net != old.net {
             self.workshop = Workshop::new(settings.net, tuning);
+            if let Some(shelf) = &self.shelf {
+                self.workshop.share_caches(shelf);
+            }
         } else if tuning != old.params.tuning() {
             self.workshop.retune(tuning);
         }

@@ -179,6 +179,11 @@ pub trait Player {
     /// it (KataGo's `movesOwnership`); players that do not search ignore it.
     fn set_moves_ownership(&mut self, _on: bool) {}
 
+    /// Keeps its network outputs in `shelf`'s caches from now on, shared with the other
+    /// players given it (the analysis engine's positions searched side by side); players
+    /// without a network ignore it.
+    fn share_caches(&mut self, _shelf: &crate::setup::CacheShelf) {}
+
     /// The result of the player's last search (its root moves' visits are what self-play
     /// learns from); `None` for players that do not search.
     fn last_search(&self) -> Option<&SearchResult> {

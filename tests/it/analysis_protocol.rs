@@ -19,9 +19,14 @@ struct Analysis {
 }
 
 impl Analysis {
+    /// One position at a time, on one thread.
     fn start() -> Analysis {
+        Analysis::start_with(&["--threads", "1", "--seed", "3", "analysis"])
+    }
+
+    fn start_with(args: &[&str]) -> Analysis {
         let dir = std::env::temp_dir();
-        let mut child = spawn_hoshi(&["--threads", "1", "--seed", "3", "analysis"], &dir);
+        let mut child = spawn_hoshi(args, &dir);
         let stdin = child.stdin.take();
         let lines = lines_of(child.stdout.take().expect("stdout"));
         Analysis {
@@ -307,4 +312,50 @@ fn partial_results_come_during_the_search_and_terminate_ends_it() {
         (Some("stop"), Some("long"))
     );
     assert!(answers.iter().any(|a| a["action"] == "terminate_all"));
+}
+
+/// With two positions at once, two queries are searched side by side (both report during
+/// their searches before either ends), a third waits its turn, and `terminate_all` ends
+/// both searches and the one queued, each answered once.
+#[test]
+fn two_positions_are_searched_at_once_and_terminate_all_ends_both() {
+    let mut engine = Analysis::start_with(&[
+        "--threads",
+        "2",
+        "--seed",
+        "3",
+        "analysis",
+        "--positions",
+        "2",
+    ]);
+    let long = r#","maxVisits":10000000,"reportDuringSearchEvery":0.05"#;
+    for id in ["a", "b", "c"] {
+        engine.send(&query(id, long));
+    }
+    let mut answers: Vec<Value> = Vec::new();
+    let during = |answers: &[Value], id: &str| {
+        answers
+            .iter()
+            .any(|a| a["id"] == id && a["isDuringSearch"] == true)
+    };
+    while !(during(&answers, "a") && during(&answers, "b")) {
+        answers.push(engine.next());
+    }
+    assert!(!during(&answers, "c"), "the third waits: {answers:?}");
+    engine.send(r#"{"id":"all","action":"terminate_all"}"#);
+    answers.extend(engine.finish());
+    let last = |id: &str| {
+        let finals: Vec<&Value> = answers
+            .iter()
+            .filter(|a| a["id"] == id && a["isDuringSearch"] == false)
+            .collect();
+        assert_eq!(finals.len(), 1, "{id}: {answers:?}");
+        finals[0].clone()
+    };
+    for id in ["a", "b"] {
+        let answer = last(id);
+        assert!(answer.get("noResults").is_none(), "{answer}");
+        assert!(!answer["moveInfos"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(last("c")["noResults"], true);
 }

@@ -1,13 +1,14 @@
-//! The engine behind `hoshi analysis`: a reader of lines (the caller's thread) and a worker
-//! that searches the queued positions one at a time, the highest priority first (the
-//! earliest of a priority first), each by an [`Engine`] of its own, and writes the answers.
-//! Actions answer at once; `terminate` takes a query's positions off the queue and ends the
-//! one searched.
+//! The engine behind `hoshi analysis`: a reader of lines (the caller's thread) and workers
+//! (KataGo's analysis threads) that search the queued positions, the highest priority first
+//! (the earliest of a priority first), each by an [`Engine`] of its own, the network's
+//! cache shared between them, and write the answers. Actions answer at once; `terminate`
+//! takes a query's positions off the queue and ends those being searched.
 
 use super::answer;
 use super::query::{self, Action, Fault, Query, Request};
 use crate::engine::{Engine, Settings};
 use crate::player::Scope;
+use crate::setup::CacheShelf;
 use serde_json::{json, Value};
 use std::collections::BinaryHeap;
 use std::io::{BufRead, Write};
@@ -54,12 +55,19 @@ impl Ord for Task {
     }
 }
 
-/// What the reader and the worker share.
+/// A position being searched: its query and turn, and whether it was told to stop.
+struct Running {
+    id: String,
+    turn: usize,
+    stop: bool,
+}
+
+/// What the reader and the workers share.
 #[derive(Default)]
 struct Shared {
     queue: BinaryHeap<Task>,
-    /// The query and turn being searched, and whether it was told to stop.
-    running: Option<(String, usize, bool)>,
+    /// What each worker is searching.
+    running: Vec<Option<Running>>,
     /// No more lines: the worker ends when the queue is empty.
     closed: bool,
     next_order: u64,
@@ -92,21 +100,38 @@ impl Output {
     }
 }
 
-/// Runs the protocol on `input` until it ends, then finishes the positions queued.
-pub fn serve(settings: Settings, input: impl BufRead, out: Output) {
-    let shared = Arc::new((Mutex::new(Shared::default()), Condvar::new()));
-    let worker = {
-        let (shared, out) = (Arc::clone(&shared), out.clone());
-        std::thread::spawn(move || work(settings, &shared, &out))
+/// Runs the protocol on `input` until it ends, then finishes the positions queued:
+/// `positions` searched at once (at least 1), `settings.player.threads` shared between them.
+pub fn serve(settings: Settings, positions: usize, input: impl BufRead, out: Output) {
+    let positions = positions.max(1);
+    let shared = Shared {
+        running: (0..positions).map(|_| None).collect(),
+        ..Shared::default()
     };
+    let shared = Arc::new((Mutex::new(shared), Condvar::new()));
+    let mut settings = settings;
+    settings.player.threads = (settings.player.threads / positions).max(1);
+    let shelf = CacheShelf::default();
+    let workers: Vec<_> = (0..positions)
+        .map(|slot| {
+            let (shared, out) = (Arc::clone(&shared), out.clone());
+            let mut settings = settings.clone();
+            // Each worker draws its own random choices.
+            settings.seed = settings.seed.wrapping_add(slot as u64);
+            let shelf = shelf.clone();
+            std::thread::spawn(move || work(settings, &shelf, slot, &shared, &out))
+        })
+        .collect();
     read_lines(input, &shared, &out);
     {
         let (lock, ready) = &*shared;
         lock.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
         ready.notify_all();
     }
-    if worker.join().is_err() {
-        log::error!("the analysis worker failed");
+    for worker in workers {
+        if worker.join().is_err() {
+            log::error!("an analysis worker failed");
+        }
     }
 }
 
@@ -254,9 +279,9 @@ fn terminate(shared: &SharedState, out: &Output, which: impl Fn(&str, usize) -> 
         .into_iter()
         .partition(|t| which(&t.query.id, t.turn));
     state.queue = kept.into_iter().collect();
-    if let Some((id, turn, stop)) = &mut state.running {
-        if which(id, *turn) {
-            *stop = true;
+    for running in state.running.iter_mut().flatten() {
+        if which(&running.id, running.turn) {
+            running.stop = true;
         }
     }
     drop(state);
@@ -270,16 +295,23 @@ fn terminate(shared: &SharedState, out: &Output, which: impl Fn(&str, usize) -> 
     }
 }
 
-fn work(settings: Settings, shared: &SharedState, out: &Output) {
+/// Worker `slot`: searches the queued positions, the best first, until the input is closed
+/// and nothing is left.
+fn work(settings: Settings, shelf: &CacheShelf, slot: usize, shared: &SharedState, out: &Output) {
     let default_visits = settings.player.visits.unwrap_or(DEFAULT_VISITS);
     let mut engine = Engine::new(settings);
+    engine.share_caches(shelf);
     let (lock, ready) = shared;
     loop {
         let task = {
             let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
             loop {
                 if let Some(task) = state.queue.pop() {
-                    state.running = Some((task.query.id.clone(), task.turn, false));
+                    state.running[slot] = Some(Running {
+                        id: task.query.id.clone(),
+                        turn: task.turn,
+                        stop: false,
+                    });
                     break task;
                 }
                 if state.closed {
@@ -290,10 +322,10 @@ fn work(settings: Settings, shared: &SharedState, out: &Output) {
         };
         let stopped = || {
             let state = lock.lock().unwrap_or_else(|e| e.into_inner());
-            state.running.as_ref().is_some_and(|r| r.2)
+            state.running[slot].as_ref().is_some_and(|r| r.stop)
         };
         analyse(&mut engine, &task, default_visits, &stopped, out);
-        lock.lock().unwrap_or_else(|e| e.into_inner()).running = None;
+        lock.lock().unwrap_or_else(|e| e.into_inner()).running[slot] = None;
     }
 }
 
