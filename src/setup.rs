@@ -386,7 +386,10 @@ pub struct Workshop {
 /// positions searched side by side (a game's turns) meet the same positions, as KataGo's
 /// analysis threads share one cache.
 #[derive(Clone, Default)]
-pub struct CacheShelf(Arc<Mutex<Vec<(SharedNet, CacheKey, Arc<Cache>)>>>);
+pub struct CacheShelf(Arc<Mutex<Vec<ShelvedCache>>>);
+
+/// A cache on a [`CacheShelf`], with the network and the key it was made for.
+type ShelvedCache = (SharedNet, CacheKey, Arc<Cache>);
 
 /// What a cache of one network's outputs depends on beside the network.
 #[derive(Clone, Copy, PartialEq)]
