@@ -515,6 +515,9 @@ impl Player for MctsPlayer {
         self.search.set_config(config);
         self.search.set_knowledge(kit.knowledge);
         self.search.set_root_moves(scope.root_moves.clone());
+        if scope.fresh {
+            self.search.drop_tree();
+        }
         let budget = Budget {
             visits: scope.visits,
             time: None,

@@ -127,6 +127,10 @@ pub struct Scope {
     pub visits: Option<u64>,
     /// The root moves the search may consider (the pass always among them), when not all.
     pub root_moves: Option<Vec<Move>>,
+    /// Whether to search from a new tree, as KataGo's analysis engine does: `visits` then
+    /// count every visit of the root, none kept from an earlier search (the network's cache
+    /// still has what was evaluated, so walking again through a line read before is cheap).
+    pub fresh: bool,
 }
 
 /// A move generator.

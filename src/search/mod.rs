@@ -373,6 +373,13 @@ impl Search {
         Some(tree.node(index).stats().playouts())
     }
 
+    /// Drops the tree, so that the next search starts from a new one (the knowledge and
+    /// its cache of network outputs stay).
+    pub fn drop_tree(&mut self) {
+        self.tree = None;
+        self.tree_game = None;
+    }
+
     /// Drops the tree (a new game, changed settings) and the knowledge made for it.
     pub fn forget(&mut self) {
         self.tree = None;

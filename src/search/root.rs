@@ -191,13 +191,12 @@ impl Root {
             .unwrap_or_else(|| stats.simulated_value())
     }
 
-    /// The win rate by the real komi of root child `child` for the player to move, when the
-    /// tree counts with another one (its own win rates then answer for the shifted komi),
-    /// from this search's simulations through it, if any.
+    /// The win rate by the real komi of root child `child` for the player to move, from
+    /// this search's simulations through it, if any. The tree's own values are not win
+    /// rates to report: they answer for the shifted komi of dynamic komi, and weigh the
+    /// score lead in where the network gives one (`knowledge::NetValue::score_utility`,
+    /// KataGo's score utility, which draws a lost game's value well above its win rate).
     fn real_winrate(&self, scores: &RootScores, child: u32) -> Option<f64> {
-        if self.search_komi == self.komi {
-            return None;
-        }
         let black = scores.black_winrate(child)?;
         Some(match self.to_move {
             Color::Black => black,

@@ -2,8 +2,10 @@
 //! and `policy`, each winrate and score from the point of view the query asked for.
 
 use super::query::{Fault, Query, ReportAs};
+use crate::board::Board;
 use crate::coord::{Color, Geometry, Move};
 use crate::engine::{Engine, NetworkView};
+use crate::net::Symmetry;
 use crate::search::{rows_from_top, SearchResult};
 use serde_json::{json, Value};
 
@@ -74,12 +76,60 @@ pub fn root_moves(query: &Query, color: Color) -> Option<Vec<Move>> {
     Some(moves)
 }
 
+/// `rootInfo`'s `thisHash` and `symHash`: the position's identity (its stones, the player
+/// to move and a simple-ko ban), and the least of it over the board's eight symmetries, the
+/// same for positions that are turns or mirrors of one another. hoshi's own 64-bit hash
+/// (KataGo's are its Zobrist hashes of 128 bits): tools compare them, never read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hashes {
+    pub this: u64,
+    pub sym: u64,
+}
+
+impl Hashes {
+    pub fn of(board: &Board, to_move: Color) -> Hashes {
+        let geometry = board.geometry();
+        let size = geometry.size();
+        let ko = board
+            .ko()
+            .filter(|&(_, banned)| banned == to_move)
+            .map(|(p, _)| geometry.vertex_index(p));
+        let stones: Vec<(usize, Color)> = geometry
+            .points()
+            .filter_map(|p| Some((geometry.vertex_index(p), board.color_at(p)?)))
+            .collect();
+        let read_in = |symmetry: Symmetry| {
+            let mut hash = mix((size as u64) ^ ((to_move.index() as u64) << 8));
+            for &(i, color) in &stones {
+                let at = symmetry.map(size, i) as u64;
+                hash = hash.wrapping_add(mix((at << 2) | (1 + color.index() as u64)));
+            }
+            if let Some(i) = ko {
+                hash ^= mix((symmetry.map(size, i) as u64) << 2);
+            }
+            hash
+        };
+        Hashes {
+            this: read_in(Symmetry::IDENTITY),
+            sym: Symmetry::all().map(read_in).min().unwrap_or(0),
+        }
+    }
+}
+
+/// SplitMix64's finaliser: a 64-bit mix in which every input bit moves half the output's.
+fn mix(x: u64) -> u64 {
+    let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
 /// One answer about one position.
 pub struct Answer<'a> {
     pub query: &'a Query,
     pub turn: usize,
     /// The player to move.
     pub color: Color,
+    pub hashes: Hashes,
     pub during_search: bool,
 }
 
@@ -161,6 +211,8 @@ impl Answer<'_> {
                 "utility": 2.0 * root_winrate - 1.0,
                 "visits": visits.max(result.visits),
                 "currentPlayer": if self.color == Color::Black { "B" } else { "W" },
+                "thisHash": format!("{:016X}", self.hashes.this),
+                "symHash": format!("{:016X}", self.hashes.sym),
             },
         });
         // The best move's spread stands for the root's.

@@ -348,21 +348,26 @@ fn analyse(
     let scope = Scope {
         visits: Some(query.max_visits.unwrap_or(default_visits)),
         root_moves: answer::root_moves(query, color),
+        // KataGo's maxVisits counts the root's visits, and its analysis searches every
+        // position anew.
+        fresh: true,
     };
     engine.set_moves_ownership(query.include_moves_ownership);
+    let hashes = answer::Hashes::of(engine.game().board(), color);
+    let answer = |during_search| answer::Answer {
+        query,
+        turn: task.turn,
+        color,
+        hashes,
+        during_search,
+    };
     let started = Instant::now();
     let mut reported = Instant::now();
     let searched = engine.think_within(color, &scope, &mut |progress| {
         if let Some(every) = query.report_every {
             if reported.elapsed() >= every {
                 reported = Instant::now();
-                let during = answer::Answer {
-                    query,
-                    turn: task.turn,
-                    color,
-                    during_search: true,
-                };
-                out.send(&during.of(&progress.result(), None));
+                out.send(&answer(true).of(&progress.result(), None));
             }
         }
         query.max_time.is_none_or(|t| started.elapsed() < t) && !stopped()
@@ -380,11 +385,5 @@ fn analyse(
     };
     // The network's own view of the position: rootInfo's raw values, and the policy.
     let view = engine.network_view();
-    let last = answer::Answer {
-        query,
-        turn: task.turn,
-        color,
-        during_search: false,
-    };
-    out.send(&last.of(&result, view.as_ref()));
+    out.send(&answer(false).of(&result, view.as_ref()));
 }

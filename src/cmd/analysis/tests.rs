@@ -292,3 +292,60 @@ fn unknown_fields_are_warned_about_and_ignored() {
     assert_eq!(warnings[0].field.as_deref(), Some("colour"));
     assert_eq!(warnings[0].id.as_deref(), Some("w"));
 }
+
+/// `thisHash` tells positions apart by their stones, the player to move and a ko ban;
+/// `symHash` is the same for a position and its mirror image, whose `thisHash` differ.
+#[test]
+fn the_hashes_tell_positions_apart_and_symmetric_ones_alike() {
+    use super::answer::Hashes;
+    use crate::board::Board;
+    let board = |stones: &[(Color, &str)]| {
+        let mut board = Board::new(9).expect("9x9");
+        for &(color, name) in stones {
+            let p = board.geometry().parse_point(name).expect("a vertex");
+            board.place(color, p);
+        }
+        board
+    };
+    let one = board(&[(Color::Black, "C3"), (Color::White, "E5")]);
+    let mirror = board(&[(Color::Black, "G3"), (Color::White, "E5")]);
+    let turned = board(&[(Color::Black, "C7"), (Color::White, "E5")]);
+    let other = board(&[(Color::Black, "C4"), (Color::White, "E5")]);
+    let h = |b: &Board, c| Hashes::of(b, c);
+    let black = h(&one, Color::Black);
+    assert_eq!(black, h(&one, Color::Black));
+    assert_ne!(black.this, h(&one, Color::White).this);
+    assert_ne!(black.sym, h(&one, Color::White).sym);
+    for same in [&mirror, &turned] {
+        assert_ne!(black.this, h(same, Color::Black).this);
+        assert_eq!(black.sym, h(same, Color::Black).sym);
+    }
+    assert_ne!(black.sym, h(&other, Color::Black).sym);
+    assert!(black.sym <= black.this);
+    // A ko ban is part of the position for the player it binds.
+    let mut ko = board(&[
+        (Color::Black, "D5"),
+        (Color::Black, "E4"),
+        (Color::Black, "E6"),
+        (Color::White, "F4"),
+        (Color::White, "F6"),
+        (Color::White, "G5"),
+        (Color::White, "E5"),
+    ]);
+    let before = h(&ko, Color::Black);
+    let f5 = ko.geometry().parse_point("F5").expect("F5");
+    ko.place(Color::Black, f5); // takes E5: White may not retake at once
+    let after = board(&[
+        (Color::Black, "D5"),
+        (Color::Black, "E4"),
+        (Color::Black, "E6"),
+        (Color::White, "F4"),
+        (Color::White, "F6"),
+        (Color::White, "G5"),
+        (Color::Black, "F5"),
+    ]);
+    assert!(ko.ko().is_some());
+    assert_ne!(h(&ko, Color::White).this, h(&after, Color::White).this);
+    assert_eq!(h(&ko, Color::Black).this, h(&after, Color::Black).this);
+    assert_ne!(before.this, h(&ko, Color::Black).this);
+}
