@@ -150,8 +150,9 @@ const QUERY_FIELDS: &[&str] = &[
     "rootFpuReductionMax",
 ];
 
-/// Reads one line of the protocol.
-pub fn parse(line: &str) -> Result<Parsed, Fault> {
+/// Reads one line of the protocol; a query that names no rules is played by
+/// `default_rules` (the engine's `--rules`).
+pub fn parse(line: &str, default_rules: Ruleset) -> Result<Parsed, Fault> {
     let value: Value = serde_json::from_str(line)
         .map_err(|e| Fault::general(format!("could not parse JSON: {e}")))?;
     let Value::Object(object) = value else {
@@ -165,6 +166,7 @@ pub fn parse(line: &str) -> Result<Parsed, Fault> {
     let reader = Reader {
         object: &object,
         id: &id,
+        default_rules,
     };
     if let Some(action) = object.get("action") {
         let action = reader.action(action)?;
@@ -199,6 +201,7 @@ fn at(id: Option<&str>, field: &str, message: impl Into<String>) -> Fault {
 struct Reader<'a> {
     object: &'a Map<String, Value>,
     id: &'a str,
+    default_rules: Ruleset,
 }
 
 impl Reader<'_> {
@@ -389,7 +392,8 @@ impl Reader<'_> {
                 .ok_or_else(|| self.fault("rules", format!("unknown rules {name:?}")))?,
             Some(Value::Object(fields)) => self.rules_object(fields, bonus)?,
             Some(_) => return Err(self.fault("rules", "must be a name or an object")),
-            None => return Err(self.fault("rules", "query has no rules")),
+            // KataGo's engine wants rules in every query; hoshi plays its own default.
+            None => self.default_rules,
         };
         match bonus {
             Some(b) if b != rules.handicap_bonus => {

@@ -8,6 +8,7 @@ use super::answer;
 use super::query::{self, Action, Fault, Query, Request};
 use crate::engine::{Engine, Settings};
 use crate::player::Scope;
+use crate::rules::Ruleset;
 use crate::setup::CacheShelf;
 use serde_json::{json, Value};
 use std::collections::BinaryHeap;
@@ -109,6 +110,7 @@ pub fn serve(settings: Settings, positions: usize, input: impl BufRead, out: Out
         ..Shared::default()
     };
     let shared = Arc::new((Mutex::new(shared), Condvar::new()));
+    let rules = settings.rules;
     let mut settings = settings;
     settings.player.threads = (settings.player.threads / positions).max(1);
     let shelf = CacheShelf::default();
@@ -122,7 +124,7 @@ pub fn serve(settings: Settings, positions: usize, input: impl BufRead, out: Out
             std::thread::spawn(move || work(settings, &shelf, slot, &shared, &out))
         })
         .collect();
-    read_lines(input, &shared, &out);
+    read_lines(input, rules, &shared, &out);
     {
         let (lock, ready) = &*shared;
         lock.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
@@ -137,7 +139,7 @@ pub fn serve(settings: Settings, positions: usize, input: impl BufRead, out: Out
 
 type SharedState = (Mutex<Shared>, Condvar);
 
-fn read_lines(mut input: impl BufRead, shared: &SharedState, out: &Output) {
+fn read_lines(mut input: impl BufRead, default_rules: Ruleset, shared: &SharedState, out: &Output) {
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -163,7 +165,7 @@ fn read_lines(mut input: impl BufRead, shared: &SharedState, out: &Output) {
         if text.trim().is_empty() {
             continue;
         }
-        match query::parse(text) {
+        match query::parse(text, default_rules) {
             Err(fault) => out.fault("error", &fault),
             Ok(parsed) => {
                 parsed.warnings.iter().for_each(|w| out.fault("warning", w));

@@ -4,7 +4,7 @@ use crate::rules::Ruleset;
 use std::time::Duration;
 
 fn query(line: &str) -> (Query, Vec<Fault>) {
-    match parse(line) {
+    match parse(line, Ruleset::FRENCH) {
         Ok(parsed) => match parsed.request {
             Request::Query(q) => (*q, parsed.warnings),
             other => panic!("{line}: not a query: {other:?}"),
@@ -14,7 +14,7 @@ fn query(line: &str) -> (Query, Vec<Fault>) {
 }
 
 fn fault(line: &str) -> Fault {
-    match parse(line) {
+    match parse(line, Ruleset::FRENCH) {
         Ok(parsed) => panic!("{line}: accepted as {parsed:?}"),
         Err(fault) => fault,
     }
@@ -163,7 +163,7 @@ fn locations_as_katago_reads_them() {
 
 #[test]
 fn actions_are_read() {
-    let action = |line: &str| match parse(line).map(|p| p.request) {
+    let action = |line: &str| match parse(line, Ruleset::FRENCH).map(|p| p.request) {
         Ok(Request::Action(a)) => a,
         other => panic!("{line}: {other:?}"),
     };
@@ -348,4 +348,21 @@ fn the_hashes_tell_positions_apart_and_symmetric_ones_alike() {
     assert_ne!(h(&ko, Color::White).this, h(&after, Color::White).this);
     assert_eq!(h(&ko, Color::Black).this, h(&after, Color::Black).this);
     assert_ne!(before.this, h(&ko, Color::Black).this);
+}
+
+/// A query without rules is played by the engine's own (`--rules`); one with rules by its.
+#[test]
+fn a_query_without_rules_takes_the_engines() {
+    let line = r#"{"id":"n","moves":[],"boardXSize":9,"boardYSize":9}"#;
+    for default in [Ruleset::FRENCH, Ruleset::JAPANESE] {
+        match parse(line, default).map(|p| p.request) {
+            Ok(Request::Query(q)) => assert_eq!(q.rules, default),
+            other => panic!("{other:?}"),
+        }
+    }
+    let named = r#"{"id":"n","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9}"#;
+    match parse(named, Ruleset::JAPANESE).map(|p| p.request) {
+        Ok(Request::Query(q)) => assert_eq!(q.rules.name, "chinese"),
+        other => panic!("{other:?}"),
+    }
 }
