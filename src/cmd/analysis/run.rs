@@ -102,7 +102,8 @@ impl Output {
 }
 
 /// Runs the protocol on `input` until it ends, then finishes the positions queued:
-/// `positions` searched at once (at least 1), `settings.player.threads` shared between them.
+/// `positions` searched at once (at least 1), `settings.player.threads` and
+/// `settings.player.max_memory` shared between them.
 pub fn serve(settings: Settings, positions: usize, input: impl BufRead, out: Output) {
     let positions = positions.max(1);
     let shared = Shared {
@@ -113,6 +114,8 @@ pub fn serve(settings: Settings, positions: usize, input: impl BufRead, out: Out
     let rules = settings.rules;
     let mut settings = settings;
     settings.player.threads = (settings.player.threads / positions).max(1);
+    // `--max-memory` bounds the trees of all the positions searched at once together.
+    settings.player.max_memory /= positions;
     let shelf = CacheShelf::default();
     let workers: Vec<_> = (0..positions)
         .map(|slot| {

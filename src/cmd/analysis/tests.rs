@@ -323,27 +323,26 @@ fn the_hashes_tell_positions_apart_and_symmetric_ones_alike() {
     assert_ne!(black.sym, h(&other, Color::Black).sym);
     assert!(black.sym <= black.this);
     // A ko ban is part of the position for the player it binds.
-    let mut ko = board(&[
+    // The shape around the ko, and the last stone: White's at E5 before Black takes it at
+    // F5, Black's at F5 with E5 empty but no ban after.
+    let shape = [
         (Color::Black, "D5"),
         (Color::Black, "E4"),
         (Color::Black, "E6"),
         (Color::White, "F4"),
         (Color::White, "F6"),
         (Color::White, "G5"),
-        (Color::White, "E5"),
-    ]);
+    ];
+    let with = |last: (Color, &'static str)| {
+        let mut stones = shape.to_vec();
+        stones.push(last);
+        board(&stones)
+    };
+    let mut ko = with((Color::White, "E5"));
     let before = h(&ko, Color::Black);
     let f5 = ko.geometry().parse_point("F5").expect("F5");
     ko.place(Color::Black, f5); // takes E5: White may not retake at once
-    let after = board(&[
-        (Color::Black, "D5"),
-        (Color::Black, "E4"),
-        (Color::Black, "E6"),
-        (Color::White, "F4"),
-        (Color::White, "F6"),
-        (Color::White, "G5"),
-        (Color::Black, "F5"),
-    ]);
+    let after = with((Color::Black, "F5"));
     assert!(ko.ko().is_some());
     assert_ne!(h(&ko, Color::White).this, h(&after, Color::White).this);
     assert_eq!(h(&ko, Color::Black).this, h(&after, Color::Black).this);
