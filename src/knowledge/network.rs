@@ -172,9 +172,7 @@ fn score_utility(
     centre: f64,
 ) -> f64 {
     let fixed = params.score_utility.or(NetValue::SCORE_UTILITY);
-    let dynamic = params
-        .dynamic_score_utility
-        .or(NetValue::DYNAMIC_SCORE_UTILITY);
+    let dynamic = params.dynamic_share();
     match lead {
         Some(lead) if fixed + dynamic > 0.0 => {
             let stdev = stdev.unwrap_or(0.0);
@@ -224,12 +222,7 @@ impl LeafEvaluator for NetworkValue {
     /// is one evaluation, which the cache mostly has).
     fn begin(&mut self, root: &Position<'_>, search_komi: f64) {
         self.centre = 0.0;
-        if self
-            .score
-            .dynamic_score_utility
-            .or(NetValue::DYNAMIC_SCORE_UTILITY)
-            <= 0.0
-        {
+        if self.score.dynamic_share() <= 0.0 {
             return;
         }
         self.evaluator

@@ -251,6 +251,11 @@ impl NetValue {
     pub const SCORE_SCALE: f64 = 0.5;
     /// [`NetValue::dynamic_score_utility`] with hoshi's own networks.
     pub const DYNAMIC_SCORE_UTILITY: f64 = 0.0;
+
+    /// [`NetValue::dynamic_score_utility`] as set or settled, else hoshi's own.
+    pub fn dynamic_share(&self) -> f64 {
+        self.dynamic_score_utility.or(Self::DYNAMIC_SCORE_UTILITY)
+    }
 }
 
 impl Default for NetValue {

@@ -382,8 +382,7 @@ impl Search {
 
     /// Drops the tree (a new game, changed settings) and the knowledge made for it.
     pub fn forget(&mut self) {
-        self.tree = None;
-        self.tree_game = None;
+        self.drop_tree();
         self.root_knowledge = None;
     }
 
