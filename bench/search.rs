@@ -20,7 +20,7 @@ use hoshi::knowledge::playout::{self, light_playout, Forbidden, PlayoutPolicy};
 use hoshi::net::SharedNet;
 use hoshi::rules::Ruleset;
 use hoshi::search::{Budget, Search, SearchConfig};
-use hoshi::setup::{self, NetChoice, Workshop};
+use hoshi::setup::{self, Advice, NetChoice, Workshop};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::io::{BufRead, BufReader, Write};
@@ -252,7 +252,7 @@ fn search_speed(game: &Game, name: &str, threads: usize, net: bool, o: &Options)
                 true => NetChoice::Given(o.net.unwrap_or_else(setup::embedded)),
                 false => NetChoice::Off,
             };
-            let kit = Workshop::new(nets, o.params.tuning()).kit(game.size(), true);
+            let kit = Workshop::new(nets, o.params.tuning()).kit(game.size(), Advice::Strongest);
             let config = kit.config(threads, SearchConfig::default().max_memory);
             let mut search = Search::new(config, kit.knowledge, run as u64);
             let budget = Budget {

@@ -20,41 +20,83 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The networks the engine plays with (`--net`): the built-in ones, one given for every
-/// board, or none. Copied into every setting that needs one; [`NetChoice::for_board`] names
-/// the network of a board.
+/// board, or none. Copied into every setting that needs one; [`NetChoice::network`] names
+/// the network a search takes on a board, [`NetChoice::for_board`] the strongest.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NetChoice {
-    /// The network built for 19x19 ([`embedded`]) on every board but those with a value
-    /// network of their own ([`embedded_value_network`]: 9x9, 13x13), which each judged
-    /// its board better than the 19x19 networks (docs/benchmarks.md).
+    /// KataGo's g170 b6c96 ([`katago_embedded`]) where the strongest network is asked for
+    /// (expert, analysis), since it beat each of hoshi's own networks on its board at
+    /// expert's time; for the ranks below, the networks they were calibrated with
+    /// ([`calibrated`]).
     BuiltIn,
-    /// This network on every board (`--net FILE`).
+    /// This network on every board and at every rank (`--net FILE`).
     Given(SharedNet),
     /// No network (`--net none`): the priors and the playouts alone.
     Off,
 }
 
+/// How much of the networks a search takes: the ranks below expert were calibrated (their
+/// links to the next measured) with hoshi's own networks, or none, and keep them; expert and
+/// analysis take the strongest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Advice {
+    /// No network: the priors and the playouts alone.
+    Off,
+    /// The network the ranks were calibrated with.
+    Calibrated,
+    /// The strongest network hoshi has for the board.
+    Strongest,
+}
+
 impl NetChoice {
-    /// The network for a `size`×`size` board.
-    pub fn for_board(self, size: usize) -> Option<SharedNet> {
-        match self {
-            NetChoice::BuiltIn => Some(embedded_value_network(size).unwrap_or_else(embedded)),
-            NetChoice::Given(net) => Some(net),
-            NetChoice::Off => None,
+    /// The network a search taking `advice` plays with on a `size`×`size` board.
+    pub fn network(self, size: usize, advice: Advice) -> Option<SharedNet> {
+        match (self, advice) {
+            (NetChoice::Off, _) | (_, Advice::Off) => None,
+            (NetChoice::Given(net), _) => Some(net),
+            (NetChoice::BuiltIn, Advice::Calibrated) => Some(calibrated(size)),
+            (NetChoice::BuiltIn, Advice::Strongest) => Some(katago_embedded()),
         }
+    }
+
+    /// The strongest network for a `size`×`size` board: expert's and analysis's, and the one
+    /// that `hoshi-evaluate`, `kata-raw-nn` and the dead-stone judge read.
+    pub fn for_board(self, size: usize) -> Option<SharedNet> {
+        self.network(size, Advice::Strongest)
     }
 
     /// What plays on which board, a line each, for the log.
     pub fn describe(self) -> Vec<String> {
         match self {
-            NetChoice::BuiltIn => hnet::value_network_sizes()
-                .filter_map(|size| Some(format!("{size}x{size}: {:?}", self.for_board(size)?)))
-                .chain(std::iter::once(format!("other boards: {:?}", embedded())))
-                .collect(),
+            NetChoice::BuiltIn => {
+                std::iter::once(format!("expert: {:?}", katago_embedded()))
+                    .chain(hnet::value_network_sizes().map(|size| {
+                        format!("the ranks below, {size}x{size}: {:?}", calibrated(size))
+                    }))
+                    .chain(std::iter::once(format!(
+                        "the ranks below, other boards: {:?}",
+                        embedded()
+                    )))
+                    .collect()
+            }
             NetChoice::Given(net) => vec![format!("{net:?}")],
             NetChoice::Off => vec!["no network".to_string()],
         }
     }
+}
+
+/// The built-in network the ranks below expert play a `size`×`size` board with: the
+/// board's own value network ([`embedded_value_network`]: 9x9, 13x13), which each judged
+/// its board better than the 19x19 networks (docs/benchmarks.md), else the network built
+/// for 19x19 ([`embedded`]).
+pub fn calibrated(size: usize) -> SharedNet {
+    embedded_value_network(size).unwrap_or_else(embedded)
+}
+
+/// KataGo's g170 b6c96, built in ([`katago::embedded`]), read once per process.
+pub fn katago_embedded() -> SharedNet {
+    static NET: OnceLock<SharedNet> = OnceLock::new();
+    *NET.get_or_init(|| SharedNet::new(katago::embedded()))
 }
 
 /// The network hoshi ships with, read once per process ([`hnet::embedded`]).
@@ -334,10 +376,10 @@ impl Tuning {
         (settled.knowledge, net.map(|n| settled.role(n)))
     }
 
-    /// The network on a `size`×`size` board of `nets`: none under the smallest board it
-    /// plays on ([`crate::knowledge::NetPrior::min_size`]).
-    fn network(&self, nets: NetChoice, size: usize) -> Option<SharedNet> {
-        nets.for_board(size)
+    /// The network of `nets` a search taking `advice` plays with on a `size`×`size` board:
+    /// none under the smallest board it plays on ([`crate::knowledge::NetPrior::min_size`]).
+    fn network(&self, nets: NetChoice, size: usize, advice: Advice) -> Option<SharedNet> {
+        nets.network(size, advice)
             .filter(|_| size >= self.knowledge.net.min_size)
     }
 }
@@ -366,7 +408,7 @@ impl Kit {
 /// The kit of the dead-stone judge's searches: the default tuning, no network, whatever
 /// the playing settings (its verdict must not change with them).
 pub fn judge_kit() -> Kit {
-    Workshop::new(NetChoice::Off, Tuning::default()).kit(19, false)
+    Workshop::new(NetChoice::Off, Tuning::default()).kit(19, Advice::Off)
 }
 
 /// Makes kits for boards and keeps them, with their caches of network outputs, for as long
@@ -415,15 +457,15 @@ impl Workshop {
         self.kits.clear();
     }
 
-    /// The network a `size`×`size` board plays with, where its knowledge takes one.
-    pub fn network(&self, size: usize) -> Option<SharedNet> {
-        self.tuning.network(self.nets, size)
+    /// The network a search taking `advice` plays a `size`×`size` board with.
+    pub fn network(&self, size: usize, advice: Advice) -> Option<SharedNet> {
+        self.tuning.network(self.nets, size, advice)
     }
 
-    /// The kit for a `size`×`size` board, with the board's network when `networked` (a
-    /// rank that takes the network's advice, analysis), else without one.
-    pub fn kit(&mut self, size: usize, networked: bool) -> Kit {
-        let net = self.network(size).filter(|_| networked);
+    /// The kit for a `size`×`size` board with the network `advice` asks for (the rank's;
+    /// the strongest for analysis).
+    pub fn kit(&mut self, size: usize, advice: Advice) -> Kit {
+        let net = self.network(size, advice);
         if let Some(kit) = self.kits.iter().find(|k| k.net == net) {
             return kit.clone();
         }
@@ -474,12 +516,17 @@ impl Workshop {
 mod tests {
     use super::*;
 
-    /// The built-in networks: 9x9 and 13x13 each have a value network of their own (a
-    /// value, a score lead and ownership), every other board the network built for 19x19
-    /// (a value, no score); `--net FILE` gives one network to every board, `--net none` none.
+    /// The built-in networks: expert and analysis take KataGo's b6c96 on every board; below,
+    /// 9x9 and 13x13 each have a value network of their own (a value, a score lead and
+    /// ownership), every other board the network built for 19x19 (a value, no score);
+    /// `--net FILE` gives one network to every board and rank, `--net none` none.
     #[test]
     fn each_board_takes_its_own_built_in_network() {
-        let heads = |size| NetChoice::BuiltIn.for_board(size).map(|n| n.heads());
+        let heads = |size| {
+            NetChoice::BuiltIn
+                .network(size, Advice::Calibrated)
+                .map(|n| n.heads())
+        };
         let value_network = Heads {
             value: true,
             score_lead: true,
@@ -490,13 +537,23 @@ mod tests {
         assert_eq!(heads(13), Some(value_network));
         for size in [2, 7, 11, 19, 25] {
             assert_eq!(heads(size).map(is_value_network), Some(false), "{size}");
-            assert_eq!(NetChoice::BuiltIn.for_board(size), Some(embedded()));
+            assert_eq!(calibrated(size), embedded());
         }
         assert_ne!(embedded_value_network(9), embedded_value_network(13));
         assert_eq!(embedded_value_network(9), embedded_value_network(9));
+        for size in [2, 9, 13, 19, 25] {
+            let strongest = NetChoice::BuiltIn.for_board(size).expect("a network");
+            assert_eq!(strongest, katago_embedded());
+            assert!(format!("{strongest:?}").starts_with("KataGo network g170-b6c96"));
+            assert!(strongest.heads().score_stdev, "KataGo's heads");
+            assert_eq!(NetChoice::BuiltIn.network(size, Advice::Off), None);
+        }
         let given = NetChoice::Given(embedded());
-        assert_eq!(given.for_board(9), Some(embedded()));
-        assert_eq!(NetChoice::Off.for_board(9), None);
+        for advice in [Advice::Calibrated, Advice::Strongest] {
+            assert_eq!(given.network(9, advice), Some(embedded()));
+            assert_eq!(NetChoice::Off.network(9, advice), None);
+        }
+        assert_eq!(given.network(9, Advice::Off), None);
     }
 
     /// A value network judges every leaf with PUCT and any other network mixes nothing in,
@@ -570,26 +627,29 @@ mod tests {
     #[test]
     fn a_retune_keeps_what_it_leaves_valid() {
         let mut shop = Workshop::new(NetChoice::BuiltIn, Tuning::default());
-        let kit = shop.kit(9, true);
+        let kit = shop.kit(9, Advice::Calibrated);
         assert_eq!(kit.net, embedded_value_network(9));
-        assert!(Arc::ptr_eq(&kit.knowledge, &shop.kit(9, true).knowledge));
-        assert_eq!(shop.kit(9, false).net, None);
+        assert!(Arc::ptr_eq(
+            &kit.knowledge,
+            &shop.kit(9, Advice::Calibrated).knowledge
+        ));
+        assert_eq!(shop.kit(9, Advice::Off).net, None);
         let cache = |kit: &Kit| kit.knowledge.cache().map(|c| Arc::as_ptr(&c));
         let mut tuning = Tuning::default();
         tuning.search.lcb_z = 3.0;
         shop.retune(tuning);
-        let same = shop.kit(9, true);
+        let same = shop.kit(9, Advice::Calibrated);
         assert!(Arc::ptr_eq(&kit.knowledge, &same.knowledge));
         assert_eq!(same.params.lcb_z, 3.0);
         tuning.knowledge.priors.even = 20.0;
         // A prior's weight changes the knowledge; the network's readings stay.
         shop.retune(tuning);
-        let remade = shop.kit(9, true);
+        let remade = shop.kit(9, Advice::Calibrated);
         assert!(!Arc::ptr_eq(&kit.knowledge, &remade.knowledge));
         assert_eq!(cache(&kit), cache(&remade));
         tuning.knowledge.value.vary_symmetry = true;
         shop.retune(tuning);
-        assert_ne!(cache(&kit), cache(&shop.kit(9, true)));
+        assert_ne!(cache(&kit), cache(&shop.kit(9, Advice::Calibrated)));
     }
 
     /// Workshops given one shelf share their caches of network outputs (the analysis
@@ -599,19 +659,22 @@ mod tests {
         let cache = |kit: &Kit| kit.knowledge.cache().map(|c| Arc::as_ptr(&c));
         let shelf = CacheShelf::default();
         let mut first = Workshop::new(NetChoice::BuiltIn, Tuning::default());
-        let before = first.kit(9, true);
+        let before = first.kit(9, Advice::Calibrated);
         first.share_caches(&shelf);
         let mut second = Workshop::new(NetChoice::BuiltIn, Tuning::default());
         second.share_caches(&shelf);
         let mut alone = Workshop::new(NetChoice::BuiltIn, Tuning::default());
-        let shared = cache(&first.kit(9, true));
+        let shared = cache(&first.kit(9, Advice::Calibrated));
         assert!(shared.is_some());
-        assert_eq!(shared, cache(&second.kit(9, true)));
+        assert_eq!(shared, cache(&second.kit(9, Advice::Calibrated)));
         assert_ne!(shared, cache(&before));
-        assert_ne!(shared, cache(&alone.kit(9, true)));
+        assert_ne!(shared, cache(&alone.kit(9, Advice::Calibrated)));
         // Another board's network has its own cache on the same shelf.
-        assert_eq!(cache(&first.kit(13, true)), cache(&second.kit(13, true)));
-        assert_ne!(cache(&first.kit(13, true)), shared);
+        assert_eq!(
+            cache(&first.kit(13, Advice::Calibrated)),
+            cache(&second.kit(13, Advice::Calibrated))
+        );
+        assert_ne!(cache(&first.kit(13, Advice::Calibrated)), shared);
     }
 
     /// A value network named by its old name (`weights/judge-9x9.hnet`), no longer there,
@@ -667,7 +730,7 @@ mod tests {
     fn katago_models_are_read_by_content_and_bad_ones_refused() {
         let dir = std::env::temp_dir().join(format!("hoshi-katago-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let packed = include_bytes!("../weights/g170-b6c96.bin.gz");
+        let packed = katago::EMBEDDED;
         let renamed = dir.join("b6c96.weights");
         std::fs::write(&renamed, packed).unwrap();
         let net = load_network(&renamed).expect("a KataGo model under any name");

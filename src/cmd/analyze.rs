@@ -20,7 +20,7 @@ use crate::player::Params;
 use crate::rules::Ruleset;
 use crate::score;
 use crate::search::{Budget, MoveInfo, Search, SearchConfig};
-use crate::setup::{NetChoice, Workshop};
+use crate::setup::{Advice, NetChoice, Workshop};
 use crate::sgf::{self, Annotations, GameRecord, SgfError};
 use std::fmt;
 use std::fs;
@@ -181,7 +181,7 @@ pub fn run(args: &AnalyzeArgs, net: NetChoice, params: &Params) -> Result<PathBu
     let out = output_path(args)?;
     let plan = Plan::new(args, game.size());
     eprintln!("hoshi analyze: {}", plan.describe(&game));
-    let kit = Workshop::new(net, params.tuning()).kit(game.size(), true);
+    let kit = Workshop::new(net, params.tuning()).kit(game.size(), Advice::Strongest);
     if let Some(net) = kit.net {
         eprintln!("hoshi analyze: with {net:?}");
     }

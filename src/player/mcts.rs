@@ -13,7 +13,7 @@ use crate::coord::{Color, Move, Point};
 use crate::game::Game;
 use crate::net::SharedNet;
 use crate::search::{Budget, Search, SearchConfig, SearchResult, Watch};
-use crate::setup::{CacheShelf, Kit, NetChoice, Workshop};
+use crate::setup::{Advice, CacheShelf, Kit, NetChoice, Workshop};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
@@ -93,7 +93,7 @@ impl MctsPlayer {
         let size = 19; // GTP's default board, until a game says otherwise (`fit_to`)
         let rung = SizeClass::of(size).rung(settings.rank);
         let mut workshop = Workshop::new(settings.net, settings.params.tuning());
-        let kit = workshop.kit(size, rung.network);
+        let kit = workshop.kit(size, rung.advice());
         let config = kit.config(playing_threads(&settings, &rung), settings.max_memory);
         let search = Search::new(config, kit.knowledge, seed);
         MctsPlayer {
@@ -135,10 +135,9 @@ impl MctsPlayer {
         &self.settings.params
     }
 
-    /// The kit the rank plays this board with: the network's advice only where the rung
-    /// takes it.
+    /// The kit the rank plays this board with: the network the rung takes, if any.
     fn playing_kit(&mut self) -> Kit {
-        self.workshop.kit(self.size, self.rung.network)
+        self.workshop.kit(self.size, self.rung.advice())
     }
 
     /// The search's settings for a move ([`playing_threads`]).
@@ -299,10 +298,7 @@ impl MctsPlayer {
         let trusted = result.candidates.first().is_some_and(|c| {
             u64::from(c.visits) >= u64::from(params.resign_min_playouts).min(result.visits / 4)
         });
-        let points = (game.size() * game.size()) as f64;
-        let young_handicap_game = game.handicap() >= 2
-            && (game.move_number() as f64) < params.resign_handicap_share * points;
-        if threshold <= 0.0 || !trusted || young_handicap_game {
+        if threshold <= 0.0 || !trusted || young_handicap_game(game, self.params()) {
             self.hopeless_moves[color.index()] = 0;
             return false;
         }
@@ -357,6 +353,28 @@ fn playing_threads(settings: &PlayerSettings, rung: &Rung) -> usize {
     } else {
         1
     }
+}
+
+/// Whether `game` is a handicap game young enough (under
+/// [`super::params::PlayerParams::resign_handicap_share`] of the board's points played) that
+/// neither side gives it up: no resignation, and no first pass, which a search that finds
+/// every move lost (the side giving nine stones on 9x9) or every move won may prefer, but
+/// which ends the game when the other side answers it, and which nobody playing a handicap
+/// game expects.
+fn young_handicap_game(game: &Game, params: &Params) -> bool {
+    let points = (game.size() * game.size()) as f64;
+    game.handicap() >= 2
+        && (game.move_number() as f64) < params.player.resign_handicap_share * points
+}
+
+/// The most simulated move of `result` that is not a pass, if any was simulated.
+fn best_play(result: &SearchResult) -> Option<Move> {
+    result
+        .candidates
+        .iter()
+        .filter(|c| c.mv != Move::Pass && c.visits > 0)
+        .max_by_key(|c| c.visits)
+        .map(|c| c.mv)
 }
 
 /// Whether the opponent of `color` has just passed.
@@ -500,8 +518,8 @@ impl Player for MctsPlayer {
         self.budget(game, color, clock).time
     }
 
-    /// Analysis and pondering search with every thread and the network whatever the level:
-    /// the user is studying, or the time is the opponent's.
+    /// Analysis and pondering search with every thread and the strongest network whatever
+    /// the level: the user is studying, or the time is the opponent's.
     fn think(
         &mut self,
         game: &Game,
@@ -510,7 +528,7 @@ impl Player for MctsPlayer {
         watch: Watch<'_>,
     ) -> Option<SearchResult> {
         self.fit_to(game.size());
-        let kit = self.workshop.kit(self.size, true);
+        let kit = self.workshop.kit(self.size, Advice::Strongest);
         let config = kit.config(self.settings.threads, self.settings.max_memory);
         self.search.set_config(config);
         self.search.set_knowledge(kit.knowledge);
@@ -601,6 +619,10 @@ impl Player for MctsPlayer {
                 self.params().player.cleanup_slack,
             );
         }
+        let passes_first = mv == Move::Pass && !opponent_passed(game, color);
+        if passes_first && mode == Mode::Play && young_handicap_game(game, self.params()) {
+            mv = best_play(&result).unwrap_or(Move::Pass);
+        }
         if mv == Move::Pass || !game.is_legal(color, mv) {
             mv = pass_or_race(game, color);
         }
@@ -640,29 +662,26 @@ mod tests {
         PlayerSettings { rank, ..setup }
     }
 
-    /// With the built-in networks, expert plays 9x9 and 13x13 with the board's value
-    /// network at every leaf and PUCT, 19x19 with the network built for it and RAVE; the
-    /// ranks under expert on the small boards take no network at all.
+    /// With the built-in networks, expert plays every board with KataGo's b6c96 at every
+    /// leaf, PUCT and KataGo's search weights; the ranks under expert on the small boards
+    /// take no network at all.
     #[test]
-    fn expert_plays_each_board_with_its_own_network() {
+    fn expert_plays_each_board_with_the_strongest_network() {
         let settings = PlayerSettings {
             net: NetChoice::BuiltIn,
             ..PlayerSettings::default()
         };
-        for (size, value_network) in [(9, true), (13, true), (19, false)] {
+        for size in [9, 13, 19] {
             let mut player = MctsPlayer::new(settings, 1);
             player.fit_to(size);
             let kit = player.playing_kit();
-            let heads = kit.net.map(|n| n.heads());
-            assert_eq!(
-                heads.map(crate::setup::is_value_network),
-                Some(value_network)
-            );
-            let puct = player.playing_config().params.puct.enabled;
-            assert_eq!(puct, Auto(Some(value_network)), "{size}x{size}");
+            assert_eq!(kit.net, Some(crate::setup::katago_embedded()));
+            let puct = player.playing_config().params.puct;
+            assert_eq!(puct.enabled, Auto(Some(true)), "{size}x{size}");
+            // KataGo's cpuctExploration, 1 on its utility's span of 2.8.
+            assert_eq!(puct.exploration, Auto(Some(1.0 / 2.8)));
             let settled = player.settings.params.tuning().settled(kit.net);
-            let mix = if value_network { 1.0 } else { 0.0 };
-            assert_eq!(settled.knowledge.value.mix, Auto(Some(mix)));
+            assert_eq!(settled.knowledge.value.mix, Auto(Some(1.0)));
         }
         let mut player = MctsPlayer::new(with_rank(settings, Rank::dan(8)), 1);
         player.fit_to(9);
@@ -759,6 +778,7 @@ mod tests {
             }
             let expert = rung(Level::Expert.rank(), size);
             assert_eq!((expert.playouts(), expert.timed), (None, true));
+            assert_eq!(expert.advice(), Advice::Strongest);
             assert_eq!(threads(Level::Expert.rank(), size), 4);
             assert_eq!(expert.temperature, 0.0);
             assert_eq!(expert.point_loss, 0.0);
@@ -815,7 +835,8 @@ mod tests {
     }
 
     /// A player follows the board: the same intermediate searches its 9x9 budget without
-    /// the network on 9x9 and its 19x19 budget with it on 19x19.
+    /// the network on 9x9 and its 19x19 budget with the network it was calibrated with on
+    /// 19x19; expert takes the strongest.
     #[test]
     fn a_level_searches_the_budget_of_the_board_it_plays_on() {
         let setup = PlayerSettings {
@@ -829,9 +850,14 @@ mod tests {
             player.choose(&game, Color::Black, Mode::Play, &clock);
             let searched = player.last_search().map(|r| r.visits);
             assert_eq!(searched, Some(playouts), "{size}x{size}");
-            let networked = player.playing_kit().net.is_some();
-            assert_eq!(networked, network, "{size}x{size}");
+            let net = player.playing_kit().net;
+            let calibrated = network.then(|| crate::setup::calibrated(size));
+            assert_eq!(net, calibrated, "{size}x{size}");
         }
+        // Expert plays with the strongest network: KataGo's b6c96.
+        player.change_rank(Level::Expert.rank());
+        let strongest = Some(crate::setup::katago_embedded());
+        assert_eq!(player.playing_kit().net, strongest);
     }
 
     /// The weakest rank is weak the way a beginner is, not a random player: through a game

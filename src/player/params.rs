@@ -51,9 +51,9 @@ pub struct PlayerParams {
     /// Moves in a row whose win rate must stay under the resign threshold before
     /// resigning: one bleak search may be a horizon effect.
     pub resign_moves: u32,
-    /// In a handicap game, no resigning before this share of the board's points
-    /// have been played as moves (144 moves on 19x19, 32 on 9x9): the side giving stones
-    /// expects to be behind for a long time, and the side taking them to be ahead.
+    /// In a handicap game, no resigning and no first pass before this share of the board's
+    /// points have been played as moves (144 moves on 19x19, 32 on 9x9): the side giving
+    /// stones expects to be behind for a long time, and the side taking them to be ahead.
     pub resign_handicap_share: f64,
     /// Simulations the best move needs before its win rate is trusted for
     /// resigning (or a quarter of the search, for the small budgets of the weaker levels).
@@ -496,6 +496,7 @@ table! {
     "settle_check_period" => search.settle_check_period in 1..=u64::MAX;
     "settle_close" => search.settle_close in SHARE;
     "tally_flush" => search.tally_flush in 1..=u64::MAX;
+    "tally_flush_ms" => search.tally_flush_ms in 1..=u64::MAX;
     "playout_atari" => knowledge.playout.atari in SHARE;
     "playout_escapes" => knowledge.playout.escapes in false..=true;
     "playout_tactics" => knowledge.playout.tactics in SHARE;

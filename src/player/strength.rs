@@ -17,6 +17,7 @@ use crate::board::Board;
 use crate::coord::{Color, Move, Point};
 use crate::game::Game;
 use crate::search::{MoveInfo, SearchResult};
+use crate::setup::Advice;
 use rand::Rng;
 
 /// One calibrated strength on a board's ladder.
@@ -31,7 +32,7 @@ pub struct Rung {
     /// which). The ranks between the rung below and this one read toward it, so that the
     /// ranks just under expert read nearly as much as it does.
     pub reads: u64,
-    /// Whether the search's priors take the policy network's advice.
+    /// Whether the search takes a network's advice ([`Rung::advice`] says which).
     pub network: bool,
     /// Above 0, the move is drawn among the search's candidates with probability
     /// proportional to playouts^(1/temperature) rather than the most simulated taken.
@@ -45,6 +46,16 @@ pub struct Rung {
 }
 
 impl Rung {
+    /// The network the rung plays with: none, the network the ranks were calibrated with,
+    /// or for the strongest (timed) rung the strongest hoshi has.
+    pub fn advice(&self) -> Advice {
+        match (self.network, self.timed) {
+            (false, _) => Advice::Off,
+            (true, false) => Advice::Calibrated,
+            (true, true) => Advice::Strongest,
+        }
+    }
+
     /// Playouts a move; `None` for the timed rung.
     pub fn playouts(&self) -> Option<u64> {
         (!self.timed).then_some(self.reads)

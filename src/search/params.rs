@@ -60,6 +60,12 @@ pub struct SearchParams {
     /// playouts per thread. With 64 the whole tally costs 2-3% of search time (user CPU of
     /// `reg_genmove`, 30,000 playouts on 9x9: 0.54 s before the tally, 0.55 s after).
     pub tally_flush: u64,
+    /// Milliseconds after which a thread adds its sums to the tally even before
+    /// [`SearchParams::tally_flush`] playouts: a slow network (KataGo's b6c96 plays some 200
+    /// playouts a second on 9x9) takes a third of a second for 64, and an analysis's first
+    /// reports (every 10 centiseconds or so) would show no ownership at all. Reading the
+    /// clock costs some 25 ns a playout, under 0.2% of the fastest playouts.
+    pub tally_flush_ms: u64,
     /// Whether, and how, selection follows PUCT instead of RAVE where the network plays.
     pub puct: Puct,
     /// How far apart (in points) the komi shift of the kept tree's search and that
@@ -82,6 +88,7 @@ impl Default for SearchParams {
             settle_check_period: 256,
             settle_close: 0.0,
             tally_flush: 64,
+            tally_flush_ms: 50,
             puct: Puct::default(),
             reuse_shift: 1.0,
         }

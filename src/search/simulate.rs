@@ -14,6 +14,7 @@ use crate::knowledge::playout::MoveRecord;
 use crate::knowledge::{Evaluation, Leaf, ThreadKnowledge, Timing};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::time::{Duration, Instant};
 
 /// Per-thread working memory and knowledge, reused across simulations.
 pub(super) struct Scratch {
@@ -36,6 +37,8 @@ pub(super) struct Scratch {
     moves_tally: Vec<OwnershipMap>,
     /// Simulations whose ends went to `moves_tally` since the last flush.
     moves_ends: u32,
+    /// When the sums were last flushed ([`SearchParams::tally_flush_ms`]).
+    flushed: Instant,
     knowledge: ThreadKnowledge,
     /// Simulations a node needs before the late prior sources speak, if there are any.
     late_after: Option<u32>,
@@ -82,6 +85,7 @@ impl Scratch {
             tally: OwnershipMap::new(root.board.geometry()),
             moves_tally: scores.thread_moves_tally(root.board.geometry()),
             moves_ends: 0,
+            flushed: Instant::now(),
             knowledge,
             late_after,
             recent: Vec::with_capacity(root.history),
@@ -95,6 +99,7 @@ impl Scratch {
     pub fn flush(&mut self, root: &Root, scores: &RootScores) {
         root.flush_tally(&mut self.tally, &mut self.moves_tally, scores);
         self.moves_ends = 0;
+        self.flushed = Instant::now();
     }
 
     /// Sets [`Scratch::recent`] and [`Scratch::earlier`] to the moves and the boards
@@ -209,7 +214,7 @@ pub(super) fn simulate(
     if let Some(child) = child {
         scores.add(child, &evaluation);
     }
-    if s.tally.ends() + u64::from(s.moves_ends) >= params.tally_flush {
+    if flush_due(s, params) {
         s.flush(root, scores);
     }
     let black = s.units(evaluation.black_search);
@@ -225,6 +230,15 @@ pub(super) fn simulate(
 /// Gives the leaf `index` (the position on the scratch board, `color` to move after `last`)
 /// its children, when it has had enough simulations and no other thread is at it. Returns
 /// whether it has children now.
+/// Whether the thread's sums are due to join the search's: after
+/// [`SearchParams::tally_flush`] ends, or [`SearchParams::tally_flush_ms`] since the last
+/// flush with at least one end.
+fn flush_due(s: &Scratch, params: &SearchParams) -> bool {
+    let ends = s.tally.ends() + u64::from(s.moves_ends);
+    ends >= params.tally_flush
+        || (ends > 0 && s.flushed.elapsed() >= Duration::from_millis(params.tally_flush_ms))
+}
+
 fn expand_leaf(
     tree: &Tree,
     index: u32,

@@ -231,7 +231,9 @@ fn without_a_network_hoshi_policy_fails_cleanly() {
 fn analysis_priors_are_the_networks_probabilities() {
     use hoshi::search::{Budget, Search, SearchConfig};
     let game = hoshi::game::Game::new(19, hoshi::rules::Ruleset::FRENCH, 7.5).expect("a game");
-    let engine = hoshi::engine::Engine::new(hoshi::engine::Settings::default());
+    let mut settings = hoshi::engine::Settings::default();
+    settings.player.net = hoshi::setup::NetChoice::Given(hoshi::setup::embedded());
+    let engine = hoshi::engine::Engine::new(settings);
     let policy = engine.policy().expect("the embedded network");
     let mut search = Search::new(SearchConfig::default(), networked(), 7);
     let mut infos = Vec::new();
@@ -294,7 +296,7 @@ fn reported_win_rates_leave_the_network_prior_out() {
 /// The standard knowledge with the embedded network, at the default tuning, as the setup
 /// makes it for a 19x19 board.
 fn networked() -> std::sync::Arc<hoshi::knowledge::Standard> {
-    use hoshi::setup::{embedded, NetChoice, Tuning, Workshop};
+    use hoshi::setup::{embedded, Advice, NetChoice, Tuning, Workshop};
     let mut shop = Workshop::new(NetChoice::Given(embedded()), Tuning::default());
-    shop.kit(19, true).knowledge
+    shop.kit(19, Advice::Strongest).knowledge
 }

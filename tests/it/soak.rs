@@ -1,11 +1,12 @@
 //! A soak test of one long-lived engine: the real `hoshi` binary, its search tree capped at
 //! 64 MiB, plays 120 games of 9x9 against itself in one process (`clear_board`, then
 //! `genmove b` / `genmove w` until two passes, a resignation or 200 moves; expert, with the
-//! board's built-in value network at every leaf, 100 visits a move), then analyses
-//! the empty board (`lz-analyze`, stopped by the next command) for at least 20 s and until
-//! its memory stops growing: the tree is full. Its resident memory (`VmRSS` in
-//! `/proc/PID/status`, so Linux only) must stay flat from game 20 to game 120, and under the
-//! cap plus a fixed overhead while the analysis fills the tree to the cap.
+//! 9x9 value network built in for the ranks below expert at every leaf, 100 visits a move:
+//! expert's own, KataGo's b6c96, evaluates over ten times slower, too slow for 120 games in
+//! CI), then analyses the empty board (`lz-analyze`, stopped by the next command) for at
+//! least 20 s and until its memory stops growing: the tree is full. Its resident memory
+//! (`VmRSS` in `/proc/PID/status`, so Linux only) must stay flat from game 20 to game 120,
+//! and under the cap plus a fixed overhead while the analysis fills the tree to the cap.
 //!
 //! The cache of network outputs (`net_cache`) is bounded but fills as it is used: its
 //! default 20,000 outputs, about 8 MiB on 9x9, fill over the first hundred or more games
@@ -59,6 +60,10 @@ impl Engine {
             .args(["--size", "9", "--max-memory", &CAP_MIB.to_string()])
             .args(["--playouts", "100", "--threads", "1", "--seed", "1"])
             .args(["--param", &format!("net_cache={CACHE_SLOTS}")])
+            .args([
+                "--net",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/weights/value-9x9.hnet"),
+            ])
             .env("RUST_LOG", "hoshi=debug")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -1253,7 +1253,7 @@ mod tests {
     fn b6c96() -> &'static [u8] {
         static UNPACKED: OnceLock<Vec<u8>> = OnceLock::new();
         UNPACKED.get_or_init(|| {
-            let packed = include_bytes!("../../../weights/g170-b6c96.bin.gz");
+            let packed = crate::net::katago::EMBEDDED;
             unpack(packed).expect("the b6c96 model unpacks")
         })
     }
@@ -1294,7 +1294,7 @@ mod tests {
         assert_eq!(model.post, PostProcess::default());
         assert!(!model.has_transformer());
         // The gzipped file reads alike.
-        let packed = include_bytes!("../../../weights/g170-b6c96.bin.gz");
+        let packed = crate::net::katago::EMBEDDED;
         assert_eq!(Model::from_bytes(packed).expect("packed").name, model.name);
     }
 
@@ -1306,7 +1306,7 @@ mod tests {
             "rconv3/w2: the file ends within its 55296 floats",
             "truncated"
         );
-        let packed = include_bytes!("../../../weights/g170-b6c96.bin.gz");
+        let packed = crate::net::katago::EMBEDDED;
         assert!(refusal(&packed[..packed.len() / 2]).starts_with("gzip: cannot unpack"));
         assert_eq!(
             refusal(&altered(b"\n8\n22\n19\n", b"\n18\n22\n19\n")),
