@@ -68,8 +68,9 @@ impl NetChoice {
     /// What plays on which board, a line each, for the log.
     pub fn describe(self) -> Vec<String> {
         match self {
+            // Named, not read: the ranks below expert never need it.
             NetChoice::BuiltIn => {
-                std::iter::once(format!("expert: {:?}", katago_embedded()))
+                std::iter::once(KATAGO_EMBEDDED_NAME.to_string())
                     .chain(hnet::value_network_sizes().map(|size| {
                         format!("the ranks below, {size}x{size}: {:?}", calibrated(size))
                     }))
@@ -92,6 +93,10 @@ impl NetChoice {
 pub fn calibrated(size: usize) -> SharedNet {
     embedded_value_network(size).unwrap_or_else(embedded)
 }
+
+/// What [`NetChoice::describe`] says of [`katago_embedded`] without reading it.
+const KATAGO_EMBEDDED_NAME: &str =
+    "expert and analysis: KataGo's g170 b6c96, built in (weights/g170-b6c96.bin.gz)";
 
 /// KataGo's g170 b6c96, built in ([`katago::embedded`]), read once per process.
 pub fn katago_embedded() -> SharedNet {
@@ -554,6 +559,12 @@ mod tests {
             assert_eq!(NetChoice::Off.network(9, advice), None);
         }
         assert_eq!(given.network(9, Advice::Off), None);
+        let described = NetChoice::BuiltIn.describe();
+        assert!(
+            described[0].contains("KataGo's g170 b6c96"),
+            "{described:?}"
+        );
+        assert_eq!(described.len(), 4, "expert, 9x9, 13x13, the other boards");
     }
 
     /// A value network judges every leaf with PUCT and any other network mixes nothing in,
