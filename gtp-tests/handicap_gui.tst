@@ -2,6 +2,10 @@
 # at once and plays on (no early pass or resignation, even when every count says Black is
 # far ahead), and final_score counts the French handicap bonus (N - 1 points to White).
 
+# That a move comes is the point, not how good it is: few visits keep the file quick with
+# expert's network (KataGo's b6c96).
+hoshi-param visits 50
+
 # GoGui: komi, boardsize and clear_board, fixed_handicap, then genmove for White.
 komi 0.5
 boardsize 19
