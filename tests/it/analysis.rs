@@ -361,7 +361,7 @@ fn kata_analyze_gives_each_moves_ownership_when_asked() {
 
 #[test]
 fn genmove_analyze_streams_then_plays() {
-    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--playouts", "3000"]);
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--playouts", "300"]);
     engine.send("7 lz-genmove_analyze b 1\n");
     assert_eq!(engine.line(), "=7");
     let mut infos = 0;
@@ -387,7 +387,7 @@ fn genmove_analyze_streams_then_plays() {
 
 #[test]
 fn genmove_analyze_with_interval_zero_only_plays() {
-    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--playouts", "2000"]);
+    let mut engine = Engine::start(&["--size", "9", "--threads", "1", "--playouts", "200"]);
     engine.send("5 lz-genmove_analyze w 0\n");
     let answer = engine.answer();
     assert_eq!(answer.len(), 2, "{answer:?}");

@@ -249,7 +249,7 @@ fn canadian_stones_share_the_period() {
 /// charges them to its own clock, which moves from main time into the overtime.
 #[test]
 fn the_engine_runs_its_own_clock_without_time_left() {
-    let mut hoshi = Gtp::start(&["--threads", "1", "--seed", "1", "--playouts", "2000"]);
+    let mut hoshi = Gtp::start(&["--threads", "1", "--seed", "1", "--playouts", "20"]);
     hoshi.expect(&[
         ("boardsize 9", ""),
         ("kgs-time_settings byoyomi 0.001 5 3", ""),
