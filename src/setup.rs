@@ -25,8 +25,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NetChoice {
     /// KataGo's g170 b6c96 ([`katago_embedded`]) where the strongest network is asked for
-    /// (expert, analysis), since it beat each of hoshi's own networks on its board at
-    /// expert's time; for the ranks below, the networks they were calibrated with
+    /// (expert, analysis), since it beat each of hoshi's own networks on its board at 1 s
+    /// a move (9x9, 13x13, 19x19); for the ranks below, the networks they were calibrated with
     /// ([`calibrated`]).
     BuiltIn,
     /// This network on every board and at every rank (`--net FILE`).

@@ -33,7 +33,7 @@ pub use network::KataNetwork;
 /// KataGo's g170 b6c96 network (model version 8, 6 blocks of 96 channels, from KataGo's
 /// repository under its MIT licence, copyright David J. Wu: `weights/LICENSE-KataGo`),
 /// built into the binary as expert's network: it beat each of hoshi's own networks on its
-/// board at expert's time (docs/benchmarks.md).
+/// board at 1 s a move (docs/benchmarks.md).
 pub const EMBEDDED: &[u8] = include_bytes!("../../../weights/g170-b6c96.bin.gz");
 
 /// The embedded network, read.
