@@ -26,10 +26,17 @@ use super::conv::{Lanes, MulAdd, Path, Plain, LANES};
 /// 88% of 2 × 4 (docs/benchmarks.md).
 pub(crate) const COLUMNS: usize = 4;
 
-/// Rows the AVX2 copy multiplies at a time: 2 × 4 accumulators and 4 weight vectors take 12
-/// of its 16 registers, and each step's 6 loads serve 8 fused multiply-adds.
+/// Rows the AVX2 copy multiplies at a time: in column order, 3 × 4 accumulators, the 3 rows'
+/// inputs and one weight vector take all 16 of its registers, and each step's 7 loads serve
+/// 12 fused multiply-adds. Against 2 rows in row order (8 multiply-adds for 6 loads) it ran
+/// the 6 × 64 judge 9% faster and b6c96 2% (docs/benchmarks.md).
 #[cfg(target_arch = "x86_64")]
-pub(crate) const AVX2_ROWS: usize = 2;
+pub(crate) const AVX2_ROWS: usize = 3;
+
+/// The most rows a step takes in column order (weight vector by weight vector, each used by
+/// every row before the next is loaded). With more rows (the AVX-512 copy's 8) it goes row by
+/// row, so that LLVM can join a row's two 8-float vectors into one 16-float register.
+const COLUMN_ORDER_ROWS: usize = 3;
 
 /// Rows the AVX-512 copy multiplies at a time: 8 × 2 accumulators of 16 floats and 2 weight
 /// registers take 18 of its 32 (12 rows measured no faster).
@@ -246,16 +253,25 @@ fn rows<M: MulAdd, const R: usize, const C: usize>(
     #[allow(clippy::needless_range_loop)]
     for k in 0..c_in {
         let w = &weights[k];
-        // The rows written out one by one: LLVM leaves a loop over them rolled (its body is
-        // large before vectorization), and the accumulators then live in memory.
-        row_step::<M, R, C>(&mut acc, &inputs, 0, k, w);
-        row_step::<M, R, C>(&mut acc, &inputs, 1, k, w);
-        row_step::<M, R, C>(&mut acc, &inputs, 2, k, w);
-        row_step::<M, R, C>(&mut acc, &inputs, 3, k, w);
-        row_step::<M, R, C>(&mut acc, &inputs, 4, k, w);
-        row_step::<M, R, C>(&mut acc, &inputs, 5, k, w);
-        row_step::<M, R, C>(&mut acc, &inputs, 6, k, w);
-        row_step::<M, R, C>(&mut acc, &inputs, 7, k, w);
+        if R <= COLUMN_ORDER_ROWS {
+            // Weight vector by weight vector: each is loaded once and serves every row.
+            let a: [f32; R] = std::array::from_fn(|r| inputs[r][k]);
+            column_step::<M, R, C>(&mut acc, &a, 0, w);
+            column_step::<M, R, C>(&mut acc, &a, 1, w);
+            column_step::<M, R, C>(&mut acc, &a, 2, w);
+            column_step::<M, R, C>(&mut acc, &a, 3, w);
+        } else {
+            // Row by row, written out one by one: LLVM leaves a loop over them rolled (its
+            // body is large before vectorization), and the sums then live in memory.
+            row_step::<M, R, C>(&mut acc, &inputs, 0, k, w);
+            row_step::<M, R, C>(&mut acc, &inputs, 1, k, w);
+            row_step::<M, R, C>(&mut acc, &inputs, 2, k, w);
+            row_step::<M, R, C>(&mut acc, &inputs, 3, k, w);
+            row_step::<M, R, C>(&mut acc, &inputs, 4, k, w);
+            row_step::<M, R, C>(&mut acc, &inputs, 5, k, w);
+            row_step::<M, R, C>(&mut acc, &inputs, 6, k, w);
+            row_step::<M, R, C>(&mut acc, &inputs, 7, k, w);
+        }
     }
     for (r, sums) in acc.iter().enumerate() {
         let from = (first_row + r) * out.stride + block.first * LANES;
@@ -277,6 +293,25 @@ fn row_step<M: MulAdd, const R: usize, const C: usize>(
         for c in 0..C {
             for l in 0..LANES {
                 acc[r][c][l] = M::mul_add(a, w[c][l], acc[r][c][l]);
+            }
+        }
+    }
+}
+
+/// Weight vector `c` (if the block has one) times input `k` of every row, added to their
+/// sums.
+#[inline(always)]
+fn column_step<M: MulAdd, const R: usize, const C: usize>(
+    acc: &mut [[Lanes; C]; R],
+    a: &[f32; R],
+    c: usize,
+    w: &[Lanes; C],
+) {
+    if c < C {
+        let w = w[c];
+        for r in 0..R {
+            for l in 0..LANES {
+                acc[r][c][l] = M::mul_add(a[r], w[l], acc[r][c][l]);
             }
         }
     }
