@@ -427,13 +427,14 @@ fn transform_products(job: Apply<'_>, products: &[Lanes]) {
     } = job;
     let (across, width, stride) = (tiles_across(size), size + 2, conv.out_stride());
     let tiles = across * across;
+    // Made once, as the inputs' (every value is written before it is read).
+    let mut rows = [[[0.0; LANES]; PATCH]; TILE];
+    let mut column = [[0.0; LANES]; PATCH];
     for tile in 0..tiles {
         let (top, left) = (tile / across * TILE, tile % across * TILE);
         for (vector, bias) in conv.bias.iter().enumerate() {
             // Column by column first, as the inputs.
-            let mut rows = [[[0.0; LANES]; PATCH]; TILE];
             for b in 0..PATCH {
-                let mut column = [[0.0; LANES]; PATCH];
                 for (a, lanes) in column.iter_mut().enumerate() {
                     *lanes = products[((a * PATCH + b) * tiles + tile) * conv.vectors + vector];
                 }

@@ -275,7 +275,17 @@ fn rows<M: MulAdd, const R: usize, const C: usize>(
     }
     for (r, sums) in acc.iter().enumerate() {
         let from = (first_row + r) * out.stride + block.first * LANES;
-        out.data[from..from + block.width].copy_from_slice(&sums.as_flattened()[..block.width]);
+        if block.width == C * LANES {
+            // Vector by vector: a copy of a length known here, where one of `block.width`
+            // floats is a call to `memcpy` (1% of b6c96's time).
+            for (c, lanes) in sums.iter().enumerate() {
+                if let Some(to) = out.data[from + c * LANES..].first_chunk_mut::<LANES>() {
+                    *to = *lanes;
+                }
+            }
+        } else {
+            out.data[from..from + block.width].copy_from_slice(&sums.as_flattened()[..block.width]);
+        }
     }
 }
 
