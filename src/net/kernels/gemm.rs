@@ -277,7 +277,7 @@ fn rows<M: MulAdd, const R: usize, const C: usize>(
         let from = (first_row + r) * out.stride + block.first * LANES;
         if block.width == C * LANES {
             // Vector by vector: a copy of a length known here, where one of `block.width`
-            // floats is a call to `memcpy` (1% of b6c96's time).
+            // floats is a call to `memcpy` (1.7% of a 19x19 search with b6c96).
             for (c, lanes) in sums.iter().enumerate() {
                 if let Some(to) = out.data[from + c * LANES..].first_chunk_mut::<LANES>() {
                     *to = *lanes;
